@@ -1,0 +1,8 @@
+//! Headroom's engine. Everything here is pure Rust with no web dependencies, so
+//! it runs the same in the browser (through `app/`), on a login node (through
+//! `cli/`) and in native tests and benchmarks.
+//!
+//! Data flows one way: text in -> the types of this crate -> a view.
+
+pub mod query_string;
+pub mod units;
