@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// A number of bytes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub struct Bytes(pub u64);
 
 pub const KIB: u64 = 1 << 10;
@@ -132,14 +134,26 @@ mod tests {
     fn parses_pytorch_figures_in_binary_units() {
         let b = parse_size("17.66 GiB", UnitConvention::Decimal).unwrap();
         assert_eq!(b, Bytes((17.66 * GIB as f64).round() as u64));
-        assert_eq!(parse_size("20.00 MiB", UnitConvention::Decimal), Some(Bytes(20 * MIB)));
+        assert_eq!(
+            parse_size("20.00 MiB", UnitConvention::Decimal),
+            Some(Bytes(20 * MIB))
+        );
     }
 
     #[test]
     fn bare_suffix_follows_the_convention() {
-        assert_eq!(parse_size("256G", UnitConvention::Binary), Some(Bytes(256 * GIB)));
-        assert_eq!(parse_size("256G", UnitConvention::Decimal), Some(Bytes(256_000_000_000)));
-        assert_eq!(parse_size("4 kB", UnitConvention::Binary), Some(Bytes(4096)));
+        assert_eq!(
+            parse_size("256G", UnitConvention::Binary),
+            Some(Bytes(256 * GIB))
+        );
+        assert_eq!(
+            parse_size("256G", UnitConvention::Decimal),
+            Some(Bytes(256_000_000_000))
+        );
+        assert_eq!(
+            parse_size("4 kB", UnitConvention::Binary),
+            Some(Bytes(4096))
+        );
     }
 
     #[test]

@@ -15,20 +15,28 @@ const USAGE: &str = "\
 cargo xtask <COMMAND>
 
 COMMANDS:
-    serve [--port N]   build the site (debug) and serve it on 127.0.0.1:8080
+    serve [--port N]   build the site and serve it on 127.0.0.1:8080
     test               every test: native, wasm build, end-to-end in headless Chromium
     dist [--out DIR]   release build of the deployable site into dist/ (relative URLs)
-    size               gzipped size of the release site's wasm, JS and CSS
+    size [--write]     gzipped size of the release site's wasm, JS and CSS
+                       (--write: update README's Performance table)
 ";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
-        Some("serve") => site::serve(flag_value(&args, "--port").map_or(Ok(8080), |p| p.parse()).unwrap_or(8080)),
+        Some("serve") => site::serve(
+            flag_value(&args, "--port")
+                .map_or(Ok(8080), |p| p.parse())
+                .unwrap_or(8080),
+        ),
         Some("test") => test(),
-        Some("dist") => site::dist(&flag_value(&args, "--out").map_or_else(|| root().join("dist"), PathBuf::from))
-            .map(drop),
-        Some("size") => site::dist(&root().join("dist")).and_then(|dist| size::report(&dist)),
+        Some("dist") => site::dist(
+            &flag_value(&args, "--out").map_or_else(|| root().join("dist"), PathBuf::from),
+        )
+        .map(drop),
+        Some("size") => site::dist(&root().join("dist"))
+            .and_then(|dist| size::report(&dist, args.iter().any(|a| a == "--write"))),
         _ => {
             eprint!("{USAGE}");
             return ExitCode::from(2);
@@ -44,25 +52,44 @@ fn main() -> ExitCode {
 }
 
 fn flag_value(args: &[String], flag: &str) -> Option<String> {
-    args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).cloned()
+    args.iter()
+        .position(|a| a == flag)
+        .and_then(|i| args.get(i + 1))
+        .cloned()
 }
 
 /// Native tests, then the release site, then the browser tests against it.
 fn test() -> Result<(), String> {
     tools::ensure_site_tools()?;
     tools::ensure_browser()?;
-    step("native tests", cargo(&["test", "--workspace", "--exclude", "headroom-app", "--exclude", "e2e"]))?;
-    step("e2e helper unit tests", cargo(&["test", "-p", "e2e", "--lib"]))?;
+    step(
+        "native tests",
+        cargo(&[
+            "test",
+            "--workspace",
+            "--exclude",
+            "headroom-app",
+            "--exclude",
+            "e2e",
+        ]),
+    )?;
+    step(
+        "e2e helper unit tests",
+        cargo(&["test", "-p", "e2e", "--lib"]),
+    )?;
     let dist = root().join("target").join("e2e-dist");
     site::dist(&dist)?;
-    size::report(&dist)?;
+    size::report(&dist, false)?;
     let mut e2e = cargo(&["test", "-p", "e2e", "--tests", "--", "--test-threads=1"]);
     e2e.env("HEADROOM_DIST", &dist);
     step("end-to-end tests in headless Chromium", e2e)
 }
 
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
 }
 
 pub fn cargo(args: &[&str]) -> Command {
@@ -74,7 +101,9 @@ pub fn cargo(args: &[&str]) -> Command {
 /// Runs a command to completion, failing with its name if it fails.
 pub fn step(name: &str, mut command: Command) -> Result<(), String> {
     eprintln!("xtask: {name}");
-    let status = command.status().map_err(|e| format!("{name}: cannot start: {e}"))?;
+    let status = command
+        .status()
+        .map_err(|e| format!("{name}: cannot start: {e}"))?;
     if status.success() {
         Ok(())
     } else {
