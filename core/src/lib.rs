@@ -4,5 +4,9 @@
 //!
 //! Data flows one way: text in -> the types of this crate -> a view.
 
+pub mod memory;
 pub mod query_string;
+pub mod runbook;
+pub mod scan;
 pub mod units;
+pub mod writeup;

@@ -1,0 +1,321 @@
+//! From a write-up's sections to the runbook's fields: which text is the
+//! symptom, the cause, each fix with its knob changes, how to verify, the lessons.
+
+use super::blocks::{blocks, html, Block};
+use super::knobs;
+use super::outline::{role, RawSection, SectionRole};
+use crate::runbook::{Fix, KnobChange, Section, Step, Symptoms};
+
+/// The body fields of a runbook.
+#[derive(Debug, Default)]
+pub struct Body {
+    pub summary: String,
+    pub symptoms: Symptoms,
+    pub root_cause: String,
+    pub fixes: Vec<Fix>,
+    pub verification: Vec<Step>,
+    pub lessons: Vec<String>,
+    pub related: Vec<String>,
+    pub other_sections: Vec<Section>,
+    /// The heading line of each fix, parallel to `fixes` (0 for labelled items).
+    pub fix_lines: Vec<usize>,
+}
+
+pub fn build(sections: &[RawSection]) -> Body {
+    let mut body = Body::default();
+    let mut general_tradeoff: Option<String> = None;
+    let mut general_effect: Option<String> = None;
+    // The role of the enclosing heading at each level, so `### Option 1` under
+    // `## Solution` is a fix while `### Why OOM Occurred` keeps its own role.
+    let mut parents: Vec<(usize, SectionRole)> = Vec::new();
+
+    for section in sections {
+        body.related.extend(wiki_links(&section.body));
+        parents.retain(|(level, _)| *level < section.level);
+        let own = if section.level == 0 { SectionRole::Summary } else { role(&section.heading) };
+        let inherited = parents.last().map(|(_, r)| *r);
+        let effective = match (own, inherited) {
+            (SectionRole::Other, Some(parent)) => parent,
+            (own, _) => own,
+        };
+        parents.push((section.level, effective));
+        let markdown = unwiki(&section.body);
+        let parsed = blocks(&markdown);
+        let text = plain_text(&parsed);
+
+        match effective {
+            SectionRole::Summary => {
+                if body.summary.is_empty() {
+                    body.summary = first_paragraph(&parsed);
+                }
+                if section.level > 0 {
+                    append_html(&mut body.symptoms.html, section, &markdown);
+                }
+            }
+            SectionRole::Symptoms => {
+                if body.summary.is_empty() {
+                    body.summary = first_paragraph(&parsed);
+                }
+                append_html(&mut body.symptoms.html, section, &markdown);
+                body.symptoms.signatures.extend(code_blocks(&parsed));
+            }
+            SectionRole::RootCause => append_html(&mut body.root_cause, section, &markdown),
+            SectionRole::Fixes => {
+                // A fixes heading that only introduces its sub-fixes is not a fix itself.
+                if !text.trim().is_empty() || !code_blocks(&parsed).is_empty() {
+                    body.fixes.push(fix(&section.heading, &parsed, &markdown));
+                    body.fix_lines.push(section.line);
+                }
+            }
+            SectionRole::Effect => match body.fixes.last_mut() {
+                Some(last) if last.effect.is_none() && section.level > 2 => last.effect = Some(text),
+                _ => general_effect = Some(text),
+            },
+            SectionRole::TradeOffs => general_tradeoff = Some(text),
+            SectionRole::Verification => body.verification.extend(steps(&parsed)),
+            SectionRole::Lessons => body.lessons.extend(items(&parsed)),
+            SectionRole::Related => {}
+            SectionRole::Other => {
+                for fix in labelled_fixes(&parsed) {
+                    body.fixes.push(fix);
+                    body.fix_lines.push(section.line);
+                }
+                if let Some(cause) = labelled(&parsed, SectionRole::RootCause) {
+                    if body.root_cause.is_empty() {
+                        body.root_cause = html(&cause);
+                    }
+                }
+                if !text.trim().is_empty() {
+                    body.other_sections.push(Section { heading: section.heading.clone(), html: html(&markdown) });
+                }
+            }
+        }
+    }
+    for fix in &mut body.fixes {
+        if fix.tradeoff.is_none() {
+            fix.tradeoff.clone_from(&general_tradeoff);
+        }
+        if fix.effect.is_none() {
+            fix.effect.clone_from(&general_effect);
+        }
+    }
+    body.related.dedup();
+    body
+}
+
+fn append_html(target: &mut String, section: &RawSection, markdown: &str) {
+    if section.level > 0 && !target.is_empty() {
+        target.push_str(&html(&format!("#### {}\n", section.heading)));
+    }
+    target.push_str(&html(markdown));
+}
+
+fn fix(title: &str, parsed: &[Block], markdown: &str) -> Fix {
+    let mut fix = Fix { title: clean_title(title), html: html(markdown), ..Fix::default() };
+    for block in parsed {
+        match block {
+            Block::Table { header, rows } => fix.knobs.extend(knobs::from_table(header, rows)),
+            Block::Code { text, .. } => {
+                fix.knobs.extend(knobs::from_code(text));
+                fix.commands.push(text.trim_end().to_string());
+            }
+            Block::Paragraph(t) | Block::ListItem(t) => {
+                let lower = t.to_ascii_lowercase();
+                if ["trade-off", "tradeoff", "cost:"].iter().any(|w| lower.starts_with(w)) {
+                    fix.tradeoff = Some(after_label(t));
+                } else if ["impact", "effect", "expected", "benefit"].iter().any(|w| lower.starts_with(w)) {
+                    fix.effect = Some(after_label(t));
+                } else if let Some(change) = knobs::prose_change(t) {
+                    fix.knobs.push(change);
+                }
+            }
+        }
+    }
+    dedup_knobs(&mut fix.knobs);
+    fix
+}
+
+/// The same knob stated in a table and a code block counts once; the entry
+/// that knows the old value wins.
+fn dedup_knobs(knobs: &mut Vec<KnobChange>) {
+    let mut kept: Vec<KnobChange> = Vec::new();
+    for k in knobs.drain(..) {
+        match kept.iter_mut().find(|e| e.knob == k.knob && e.new == k.new) {
+            Some(existing) if existing.old.is_none() => *existing = k,
+            Some(_) => {}
+            None => kept.push(k),
+        }
+    }
+    *knobs = kept;
+}
+
+/// "Option 1: Increase Memory Request (RECOMMENDED)" stays; "1. Preallocate" -> "Preallocate".
+fn clean_title(title: &str) -> String {
+    let t = title.trim();
+    let t = t.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches(['.', ')']).trim();
+    if t.is_empty() { title.trim().to_string() } else { t.to_string() }
+}
+
+fn after_label(text: &str) -> String {
+    text.split_once(':').map_or(text, |(_, rest)| rest).trim().to_string()
+}
+
+/// Items labelled "Solution: ..." / "Fix: ..." in sections that are about
+/// something else (meeting notes put the fix in a bullet).
+fn labelled_fixes(parsed: &[Block]) -> Vec<Fix> {
+    let mut fixes = Vec::new();
+    let mut open: Option<Fix> = None;
+    for block in parsed {
+        let text = match block {
+            Block::Paragraph(t) | Block::ListItem(t) => t,
+            _ => continue,
+        };
+        match label(text) {
+            Some((name, rest)) if role(name) == SectionRole::Fixes => {
+                if let Some(done) = open.take() {
+                    fixes.push(done);
+                }
+                let mut fix = Fix { title: name.to_string(), html: html(text), ..Fix::default() };
+                fix.knobs.extend(knobs::prose_change(rest).into_iter().chain(inline_settings(rest)));
+                if rest.trim().is_empty() && matches!(block, Block::Paragraph(_)) {
+                    open = Some(fix);
+                } else {
+                    fixes.push(fix);
+                }
+            }
+            _ => match (&mut open, block) {
+                (Some(fix), Block::ListItem(item)) => {
+                    fix.knobs.extend(knobs::prose_change(item));
+                    fix.html.push_str(&html(&format!("- {item}\n")));
+                }
+                _ => {
+                    if let Some(done) = open.take() {
+                        fixes.push(done);
+                    }
+                }
+            },
+        }
+    }
+    fixes.extend(open);
+    fixes.retain(|f| !f.knobs.is_empty());
+    fixes
+}
+
+/// The text of a labelled item whose label has `wanted` role.
+fn labelled(parsed: &[Block], wanted: SectionRole) -> Option<String> {
+    parsed.iter().find_map(|block| match block {
+        Block::Paragraph(t) | Block::ListItem(t) => label(t).filter(|(name, _)| role(name) == wanted).map(|(_, rest)| rest.to_string()),
+        _ => None,
+    })
+}
+
+/// "Root cause: x" -> ("Root cause", "x"), for short labels only.
+fn label(text: &str) -> Option<(&str, &str)> {
+    let (name, rest) = text.split_once(':')?;
+    (name.split_whitespace().count() <= 4 && !name.contains('`')).then_some((name.trim(), rest.trim()))
+}
+
+/// `num_workers=2` written inline in prose: a setting with no old value.
+fn inline_settings(text: &str) -> Vec<KnobChange> {
+    text.split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')')
+        .filter_map(|word| {
+            let (k, v) = word.split_once('=')?;
+            let ok = !k.is_empty() && !v.is_empty() && k.chars().all(|c| c.is_alphanumeric() || "._-".contains(c));
+            ok.then(|| KnobChange { knob: k.to_string(), old: None, new: v.to_string(), note: None })
+        })
+        .collect()
+}
+
+fn steps(parsed: &[Block]) -> Vec<Step> {
+    let mut steps: Vec<Step> = Vec::new();
+    for block in parsed {
+        match block {
+            Block::ListItem(t) | Block::Paragraph(t) => {
+                let command = t.split_once(": ").map(|(_, c)| c.trim()).filter(|c| looks_like_command(c));
+                steps.push(Step { text: t.clone(), command: command.map(str::to_string) });
+            }
+            Block::Code { text, .. } => match steps.last_mut() {
+                Some(last) if last.command.is_none() => last.command = Some(text.trim_end().to_string()),
+                _ => steps.push(Step { text: "Run:".into(), command: Some(text.trim_end().to_string()) }),
+            },
+            Block::Table { .. } => {}
+        }
+    }
+    steps
+}
+
+fn looks_like_command(text: &str) -> bool {
+    let first = text.split_whitespace().next().unwrap_or("");
+    ["watch", "tail", "grep", "ls", "sacct", "seff", "nvidia-smi", "squeue", "free", "dmesg", "bash", "python", "kubectl", "sstat", "df"]
+        .contains(&first)
+}
+
+fn items(parsed: &[Block]) -> Vec<String> {
+    parsed
+        .iter()
+        .filter_map(|b| match b {
+            Block::ListItem(t) | Block::Paragraph(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn code_blocks(parsed: &[Block]) -> Vec<String> {
+    parsed
+        .iter()
+        .filter_map(|b| match b {
+            Block::Code { text, .. } => Some(text.trim_end().to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn first_paragraph(parsed: &[Block]) -> String {
+    parsed
+        .iter()
+        .find_map(|b| match b {
+            Block::Paragraph(t) => Some(t.clone()),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+fn plain_text(parsed: &[Block]) -> String {
+    parsed
+        .iter()
+        .filter_map(|b| match b {
+            Block::Paragraph(t) | Block::ListItem(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Targets of `[[Target]]` and `[[Target|label]]`.
+fn wiki_links(markdown: &str) -> Vec<String> {
+    markdown
+        .split("[[")
+        .skip(1)
+        .filter_map(|rest| rest.split_once("]]"))
+        .map(|(inner, _)| inner.split('|').next().unwrap_or(inner).trim().to_string())
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+/// Shows a wiki link as its label in emphasis: the target is listed under "Related".
+fn unwiki(markdown: &str) -> String {
+    let mut out = String::with_capacity(markdown.len());
+    let mut rest = markdown;
+    while let Some(start) = rest.find("[[") {
+        let Some(len) = rest[start..].find("]]") else { break };
+        out.push_str(&rest[..start]);
+        let inner = &rest[start + 2..start + len];
+        let label = inner.split('|').nth(1).unwrap_or(inner).rsplit('/').next().unwrap_or(inner);
+        out.push('*');
+        out.push_str(label.trim());
+        out.push('*');
+        rest = &rest[start + len + 2..];
+    }
+    out.push_str(rest);
+    out
+}
