@@ -13,8 +13,14 @@ pub enum Block {
     Paragraph(String),
     /// A list item's own text (nested items come as their own blocks).
     ListItem(String),
-    Code { lang: String, text: String },
-    Table { header: Vec<String>, rows: Vec<Vec<String>> },
+    Code {
+        lang: String,
+        text: String,
+    },
+    Table {
+        header: Vec<String>,
+        rows: Vec<Vec<String>>,
+    },
 }
 
 fn options() -> Options {
@@ -32,7 +38,9 @@ pub fn blocks(markdown: &str) -> Vec<Block> {
         match event {
             Event::Start(Tag::CodeBlock(kind)) => {
                 let lang = match kind {
-                    CodeBlockKind::Fenced(info) => info.split_whitespace().next().unwrap_or("").to_string(),
+                    CodeBlockKind::Fenced(info) => {
+                        info.split_whitespace().next().unwrap_or("").to_string()
+                    }
                     CodeBlockKind::Indented => String::new(),
                 };
                 code = Some((lang, String::new()));
@@ -85,10 +93,12 @@ pub fn blocks(markdown: &str) -> Vec<Block> {
                 }
             }
             Event::End(TagEnd::Paragraph) => text.push(' '),
-            Event::Text(t) | Event::Code(t) | Event::Html(t) | Event::InlineHtml(t) => match code.as_mut() {
-                Some((_, body)) => body.push_str(&t),
-                None => text.push_str(&t),
-            },
+            Event::Text(t) | Event::Code(t) | Event::Html(t) | Event::InlineHtml(t) => {
+                match code.as_mut() {
+                    Some((_, body)) => body.push_str(&t),
+                    None => text.push_str(&t),
+                }
+            }
             Event::SoftBreak | Event::HardBreak => text.push(' '),
             _ => {}
         }
@@ -104,9 +114,23 @@ fn clean(text: &str) -> String {
 pub fn html(markdown: &str) -> String {
     let events = Parser::new_ext(markdown, options()).filter_map(|event| match event {
         Event::Html(raw) | Event::InlineHtml(raw) => Some(Event::Text(raw)),
-        Event::Start(Tag::Link { link_type, dest_url, title, id }) => {
-            let dest_url = if safe_url(&dest_url) { dest_url } else { CowStr::Borrowed("#") };
-            Some(Event::Start(Tag::Link { link_type, dest_url, title, id }))
+        Event::Start(Tag::Link {
+            link_type,
+            dest_url,
+            title,
+            id,
+        }) => {
+            let dest_url = if safe_url(&dest_url) {
+                dest_url
+            } else {
+                CowStr::Borrowed("#")
+            };
+            Some(Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }))
         }
         Event::Start(Tag::Image { .. }) | Event::End(TagEnd::Image) => None,
         other => Some(other),
@@ -119,7 +143,9 @@ pub fn html(markdown: &str) -> String {
 fn safe_url(url: &str) -> bool {
     let lower = url.trim().to_ascii_lowercase();
     match lower.split_once(':') {
-        Some((scheme, _)) if !scheme.contains('/') && !scheme.contains('#') && !scheme.contains('?') => {
+        Some((scheme, _))
+            if !scheme.contains('/') && !scheme.contains('#') && !scheme.contains('?') =>
+        {
             matches!(scheme, "http" | "https" | "mailto")
         }
         _ => true,
@@ -155,11 +181,20 @@ mod tests {
         assert_eq!(b[0], Block::Paragraph("Intro bold code.".into()));
         assert_eq!(
             b[1],
-            Block::Table { header: vec!["Knob".into(), "Old".into(), "New".into()], rows: vec![vec!["batch".into(), "32".into(), "16".into()]] }
+            Block::Table {
+                header: vec!["Knob".into(), "Old".into(), "New".into()],
+                rows: vec![vec!["batch".into(), "32".into(), "16".into()]]
+            }
         );
         assert_eq!(b[2], Block::ListItem("one".into()));
         assert_eq!(b[3], Block::ListItem("nested".into()));
         assert_eq!(b[4], Block::ListItem("two".into()));
-        assert_eq!(b[5], Block::Code { lang: "bash".into(), text: "export X=1\n".into() });
+        assert_eq!(
+            b[5],
+            Block::Code {
+                lang: "bash".into(),
+                text: "export X=1\n".into()
+            }
+        );
     }
 }

@@ -33,7 +33,12 @@ pub enum SectionRole {
 pub fn split(body: &str, first_line: usize) -> (Option<(String, usize)>, Vec<RawSection>) {
     let mut title = None;
     let mut sections: Vec<RawSection> = Vec::new();
-    let mut preamble = RawSection { level: 0, heading: String::new(), line: first_line, body: String::new() };
+    let mut preamble = RawSection {
+        level: 0,
+        heading: String::new(),
+        line: first_line,
+        body: String::new(),
+    };
     let mut fence: Option<String> = None;
     for (index, line) in body.lines().enumerate() {
         let line_no = first_line + index;
@@ -49,7 +54,12 @@ pub fn split(body: &str, first_line: usize) -> (Option<(String, usize)>, Vec<Raw
                 title = Some((text, line_no));
                 continue;
             }
-            sections.push(RawSection { level, heading: text, line: line_no, body: String::new() });
+            sections.push(RawSection {
+                level,
+                heading: text,
+                line: line_no,
+                body: String::new(),
+            });
             continue;
         }
         let target = sections.last_mut().unwrap_or(&mut preamble);
@@ -72,14 +82,26 @@ fn heading(line: &str) -> Option<(usize, String)> {
     if !rest.is_empty() && !rest.starts_with(' ') {
         return None;
     }
-    Some((level, rest.trim().trim_end_matches('#').trim().to_string()))
+    let text = rest
+        .trim()
+        .trim_end_matches('#')
+        .trim()
+        .replace("**", "")
+        .replace('`', "");
+    Some((level, text))
 }
 
 /// Words of a heading without emoji, numbering or punctuation: "🔧 2. Root Cause!" -> "root cause".
 pub fn normalise(heading: &str) -> String {
     let lowered: String = heading
         .chars()
-        .map(|c| if c.is_alphanumeric() || c == '-' || c == '\'' { c.to_ascii_lowercase() } else { ' ' })
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '\'' {
+                c.to_ascii_lowercase()
+            } else {
+                ' '
+            }
+        })
         .collect();
     lowered
         .split_whitespace()
@@ -88,22 +110,74 @@ pub fn normalise(heading: &str) -> String {
         .join(" ")
 }
 
+/// Keywords match whole words (`effect` is not `effective`); a keyword ending
+/// in `*` matches word prefixes (`verif*`: verify, verification); several
+/// words match as a phrase.
+fn mentions(heading: &str, keyword: &str) -> bool {
+    if keyword.contains(' ') {
+        let padded = format!(" {heading} ");
+        return match keyword.strip_suffix('*') {
+            Some(prefix) => padded.contains(&format!(" {prefix}")),
+            None => padded.contains(&format!(" {keyword} ")),
+        };
+    }
+    heading
+        .split(' ')
+        .any(|word| match keyword.strip_suffix('*') {
+            Some(prefix) => word.starts_with(prefix),
+            None => word == keyword || word.strip_suffix('s') == Some(keyword),
+        })
+}
+
 pub fn role(heading: &str) -> SectionRole {
     let h = normalise(heading);
-    let has = |words: &[&str]| words.iter().any(|w| h.contains(w));
-    if has(&["lesson", "learning", "takeaway", "what we learned"]) {
+    let has = |words: &[&str]| words.iter().any(|w| mentions(&h, w));
+    if has(&["lesson*", "learning*", "takeaway*", "what we learned"]) {
         SectionRole::Lessons
-    } else if has(&["trade-off", "tradeoff", "trade off", "performance impact", "performance consideration", "cost"]) {
+    } else if has(&[
+        "trade-off*",
+        "tradeoff*",
+        "trade off*",
+        "performance impact",
+        "performance consideration*",
+        "cost",
+    ]) {
         SectionRole::TradeOffs
-    } else if has(&["verif", "testing", "how to test", "monitor", "how to check", "validate the fix"]) {
+    } else if has(&[
+        "verif*",
+        "testing",
+        "test",
+        "how to test",
+        "monitor*",
+        "how to check",
+    ]) {
         SectionRole::Verification
-    } else if has(&["root cause", "why oom", "why it", "cause", "why the"]) {
+    } else if has(&["root cause", "why oom*", "cause*", "why it*", "why the*"]) {
         SectionRole::RootCause
-    } else if has(&["expected", "saving", "impact", "effect", "outcome"]) {
+    } else if has(&["expected", "saving*", "impact", "effect", "outcome"]) {
         SectionRole::Effect
-    } else if has(&["solution", "fix", "changes made", "change", "option", "remediation", "workaround", "if still oom", "mitigation", "implementation"]) {
+    } else if has(&[
+        "solution*",
+        "fix*",
+        "changes made",
+        "change*",
+        "option*",
+        "remediation",
+        "workaround*",
+        "if still oom",
+        "mitigation*",
+        "implementation",
+    ]) {
         SectionRole::Fixes
-    } else if has(&["symptom", "problem", "evidence", "what happened", "error", "signature", "timeline"]) {
+    } else if has(&[
+        "symptom*",
+        "problem*",
+        "evidence",
+        "what happened",
+        "error*",
+        "signature*",
+        "timeline",
+    ]) {
         SectionRole::Symptoms
     } else if has(&["summary", "overview", "tl dr", "tldr"]) {
         SectionRole::Summary
@@ -133,11 +207,17 @@ mod tests {
         assert_eq!(role("Problem Summary"), SectionRole::Symptoms);
         assert_eq!(role("Timeline of Events"), SectionRole::Symptoms);
         assert_eq!(role("📈 Next Steps (Post-Training)"), SectionRole::Other);
+        assert_eq!(
+            role("Option 3: Gradient Accumulation (Keep Large Effective Batch Size)"),
+            SectionRole::Fixes
+        );
+        assert_eq!(role("Expected Memory Usage"), SectionRole::Effect);
     }
 
     #[test]
     fn ignores_hashes_inside_code_fences() {
-        let body = "# Title\n## Fix\n```bash\n#SBATCH --mem=400GB\n# comment\n```\n## Lessons\n- one\n";
+        let body =
+            "# Title\n## Fix\n```bash\n#SBATCH --mem=400GB\n# comment\n```\n## Lessons\n- one\n";
         let (title, sections) = split(body, 1);
         assert_eq!(title, Some(("Title".to_string(), 1)));
         assert_eq!(sections.len(), 2);

@@ -29,10 +29,17 @@ pub fn build(sections: &[RawSection]) -> Body {
     // `## Solution` is a fix while `### Why OOM Occurred` keeps its own role.
     let mut parents: Vec<(usize, SectionRole)> = Vec::new();
 
-    for section in sections {
+    for (index, section) in sections.iter().enumerate() {
+        let has_children = sections
+            .get(index + 1)
+            .is_some_and(|next| next.level > section.level);
         body.related.extend(wiki_links(&section.body));
         parents.retain(|(level, _)| *level < section.level);
-        let own = if section.level == 0 { SectionRole::Summary } else { role(&section.heading) };
+        let own = if section.level == 0 {
+            SectionRole::Summary
+        } else {
+            role(&section.heading)
+        };
         let inherited = parents.last().map(|(_, r)| *r);
         let effective = match (own, inherited) {
             (SectionRole::Other, Some(parent)) => parent,
@@ -62,13 +69,18 @@ pub fn build(sections: &[RawSection]) -> Body {
             SectionRole::RootCause => append_html(&mut body.root_cause, section, &markdown),
             SectionRole::Fixes => {
                 // A fixes heading that only introduces its sub-fixes is not a fix itself.
-                if !text.trim().is_empty() || !code_blocks(&parsed).is_empty() {
-                    body.fixes.push(fix(&section.heading, &parsed, &markdown));
+                let fix = fix(&section.heading, &parsed, &markdown);
+                let stands_alone = !has_children && !parsed.is_empty();
+                if stands_alone || !fix.knobs.is_empty() || !fix.commands.is_empty() {
+                    body.fixes.push(fix);
                     body.fix_lines.push(section.line);
                 }
             }
+            SectionRole::Effect if text.trim().is_empty() => {}
             SectionRole::Effect => match body.fixes.last_mut() {
-                Some(last) if last.effect.is_none() && section.level > 2 => last.effect = Some(text),
+                Some(last) if last.effect.is_none() && section.level > 2 => {
+                    last.effect = Some(text)
+                }
                 _ => general_effect = Some(text),
             },
             SectionRole::TradeOffs => general_tradeoff = Some(text),
@@ -86,7 +98,10 @@ pub fn build(sections: &[RawSection]) -> Body {
                     }
                 }
                 if !text.trim().is_empty() {
-                    body.other_sections.push(Section { heading: section.heading.clone(), html: html(&markdown) });
+                    body.other_sections.push(Section {
+                        heading: section.heading.clone(),
+                        html: html(&markdown),
+                    });
                 }
             }
         }
@@ -111,20 +126,50 @@ fn append_html(target: &mut String, section: &RawSection, markdown: &str) {
 }
 
 fn fix(title: &str, parsed: &[Block], markdown: &str) -> Fix {
-    let mut fix = Fix { title: clean_title(title), html: html(markdown), ..Fix::default() };
+    let mut fix = Fix {
+        title: clean_title(title),
+        html: html(markdown),
+        ..Fix::default()
+    };
+    // "**Impact**:" alone on a line labels the list that follows it.
+    let mut open_label: Option<bool> = None;
     for block in parsed {
+        if let (Some(is_effect), Block::ListItem(item)) = (open_label, block) {
+            let target = if is_effect {
+                &mut fix.effect
+            } else {
+                &mut fix.tradeoff
+            };
+            let joined = target
+                .take()
+                .map_or(item.clone(), |t| format!("{t}; {item}"));
+            *target = Some(joined);
+            continue;
+        }
+        open_label = None;
         match block {
             Block::Table { header, rows } => fix.knobs.extend(knobs::from_table(header, rows)),
-            Block::Code { text, .. } => {
-                fix.knobs.extend(knobs::from_code(text));
+            Block::Code { lang, text } => {
+                fix.knobs.extend(knobs::from_code(lang, text));
                 fix.commands.push(text.trim_end().to_string());
             }
             Block::Paragraph(t) | Block::ListItem(t) => {
                 let lower = t.to_ascii_lowercase();
-                if ["trade-off", "tradeoff", "cost:"].iter().any(|w| lower.starts_with(w)) {
-                    fix.tradeoff = Some(after_label(t));
-                } else if ["impact", "effect", "expected", "benefit"].iter().any(|w| lower.starts_with(w)) {
-                    fix.effect = Some(after_label(t));
+                let labelled_tradeoff = ["trade-off", "tradeoff", "cost:"]
+                    .iter()
+                    .any(|w| lower.starts_with(w));
+                let labelled_effect = ["impact", "effect", "expected", "benefit"]
+                    .iter()
+                    .any(|w| lower.starts_with(w));
+                if labelled_tradeoff || labelled_effect {
+                    let rest = after_label(t);
+                    if rest.is_empty() {
+                        open_label = Some(labelled_effect);
+                    } else if labelled_effect {
+                        fix.effect = Some(rest);
+                    } else {
+                        fix.tradeoff = Some(rest);
+                    }
                 } else if let Some(change) = knobs::prose_change(t) {
                     fix.knobs.push(change);
                 }
@@ -152,12 +197,22 @@ fn dedup_knobs(knobs: &mut Vec<KnobChange>) {
 /// "Option 1: Increase Memory Request (RECOMMENDED)" stays; "1. Preallocate" -> "Preallocate".
 fn clean_title(title: &str) -> String {
     let t = title.trim();
-    let t = t.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches(['.', ')']).trim();
-    if t.is_empty() { title.trim().to_string() } else { t.to_string() }
+    let t = t
+        .trim_start_matches(|c: char| c.is_ascii_digit())
+        .trim_start_matches(['.', ')'])
+        .trim();
+    if t.is_empty() {
+        title.trim().to_string()
+    } else {
+        t.to_string()
+    }
 }
 
 fn after_label(text: &str) -> String {
-    text.split_once(':').map_or(text, |(_, rest)| rest).trim().to_string()
+    text.split_once(':')
+        .map_or(text, |(_, rest)| rest)
+        .trim()
+        .to_string()
 }
 
 /// Items labelled "Solution: ..." / "Fix: ..." in sections that are about
@@ -175,8 +230,16 @@ fn labelled_fixes(parsed: &[Block]) -> Vec<Fix> {
                 if let Some(done) = open.take() {
                     fixes.push(done);
                 }
-                let mut fix = Fix { title: name.to_string(), html: html(text), ..Fix::default() };
-                fix.knobs.extend(knobs::prose_change(rest).into_iter().chain(inline_settings(rest)));
+                let mut fix = Fix {
+                    title: name.to_string(),
+                    html: html(text),
+                    ..Fix::default()
+                };
+                fix.knobs.extend(
+                    knobs::prose_change(rest)
+                        .into_iter()
+                        .chain(inline_settings(rest)),
+                );
                 if rest.trim().is_empty() && matches!(block, Block::Paragraph(_)) {
                     open = Some(fix);
                 } else {
@@ -204,7 +267,9 @@ fn labelled_fixes(parsed: &[Block]) -> Vec<Fix> {
 /// The text of a labelled item whose label has `wanted` role.
 fn labelled(parsed: &[Block], wanted: SectionRole) -> Option<String> {
     parsed.iter().find_map(|block| match block {
-        Block::Paragraph(t) | Block::ListItem(t) => label(t).filter(|(name, _)| role(name) == wanted).map(|(_, rest)| rest.to_string()),
+        Block::Paragraph(t) | Block::ListItem(t) => label(t)
+            .filter(|(name, _)| role(name) == wanted)
+            .map(|(_, rest)| rest.to_string()),
         _ => None,
     })
 }
@@ -212,7 +277,8 @@ fn labelled(parsed: &[Block], wanted: SectionRole) -> Option<String> {
 /// "Root cause: x" -> ("Root cause", "x"), for short labels only.
 fn label(text: &str) -> Option<(&str, &str)> {
     let (name, rest) = text.split_once(':')?;
-    (name.split_whitespace().count() <= 4 && !name.contains('`')).then_some((name.trim(), rest.trim()))
+    (name.split_whitespace().count() <= 4 && !name.contains('`'))
+        .then_some((name.trim(), rest.trim()))
 }
 
 /// `num_workers=2` written inline in prose: a setting with no old value.
@@ -220,8 +286,15 @@ fn inline_settings(text: &str) -> Vec<KnobChange> {
     text.split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')')
         .filter_map(|word| {
             let (k, v) = word.split_once('=')?;
-            let ok = !k.is_empty() && !v.is_empty() && k.chars().all(|c| c.is_alphanumeric() || "._-".contains(c));
-            ok.then(|| KnobChange { knob: k.to_string(), old: None, new: v.to_string(), note: None })
+            let ok = !k.is_empty()
+                && !v.is_empty()
+                && k.chars().all(|c| c.is_alphanumeric() || "._-".contains(c));
+            ok.then(|| KnobChange {
+                knob: k.to_string(),
+                old: None,
+                new: v.to_string(),
+                note: None,
+            })
         })
         .collect()
 }
@@ -231,12 +304,23 @@ fn steps(parsed: &[Block]) -> Vec<Step> {
     for block in parsed {
         match block {
             Block::ListItem(t) | Block::Paragraph(t) => {
-                let command = t.split_once(": ").map(|(_, c)| c.trim()).filter(|c| looks_like_command(c));
-                steps.push(Step { text: t.clone(), command: command.map(str::to_string) });
+                let command = t
+                    .split_once(": ")
+                    .map(|(_, c)| c.trim())
+                    .filter(|c| looks_like_command(c));
+                steps.push(Step {
+                    text: t.clone(),
+                    command: command.map(str::to_string),
+                });
             }
             Block::Code { text, .. } => match steps.last_mut() {
-                Some(last) if last.command.is_none() => last.command = Some(text.trim_end().to_string()),
-                _ => steps.push(Step { text: "Run:".into(), command: Some(text.trim_end().to_string()) }),
+                Some(last) if last.command.is_none() => {
+                    last.command = Some(text.trim_end().to_string())
+                }
+                _ => steps.push(Step {
+                    text: "Run:".into(),
+                    command: Some(text.trim_end().to_string()),
+                }),
             },
             Block::Table { .. } => {}
         }
@@ -246,8 +330,24 @@ fn steps(parsed: &[Block]) -> Vec<Step> {
 
 fn looks_like_command(text: &str) -> bool {
     let first = text.split_whitespace().next().unwrap_or("");
-    ["watch", "tail", "grep", "ls", "sacct", "seff", "nvidia-smi", "squeue", "free", "dmesg", "bash", "python", "kubectl", "sstat", "df"]
-        .contains(&first)
+    [
+        "watch",
+        "tail",
+        "grep",
+        "ls",
+        "sacct",
+        "seff",
+        "nvidia-smi",
+        "squeue",
+        "free",
+        "dmesg",
+        "bash",
+        "python",
+        "kubectl",
+        "sstat",
+        "df",
+    ]
+    .contains(&first)
 }
 
 fn items(parsed: &[Block]) -> Vec<String> {
@@ -307,10 +407,18 @@ fn unwiki(markdown: &str) -> String {
     let mut out = String::with_capacity(markdown.len());
     let mut rest = markdown;
     while let Some(start) = rest.find("[[") {
-        let Some(len) = rest[start..].find("]]") else { break };
+        let Some(len) = rest[start..].find("]]") else {
+            break;
+        };
         out.push_str(&rest[..start]);
         let inner = &rest[start + 2..start + len];
-        let label = inner.split('|').nth(1).unwrap_or(inner).rsplit('/').next().unwrap_or(inner);
+        let label = inner
+            .split('|')
+            .nth(1)
+            .unwrap_or(inner)
+            .rsplit('/')
+            .next()
+            .unwrap_or(inner);
         out.push('*');
         out.push_str(label.trim());
         out.push('*');
