@@ -1,5 +1,7 @@
 //! `headroom`: the command-line face of `headroom-core`, for cluster login nodes.
 
+mod check;
+
 use std::process::ExitCode;
 
 const USAGE: &str = "\
@@ -9,13 +11,16 @@ USAGE:
     headroom <COMMAND> [ARGS]
 
 COMMANDS:
-    help       Show this message
-    version    Show the version
+    check [DIR]   lint write-ups (DIR/incidents/*.md, DIR/guides/*.md; default content/)
+                  with the same messages as the site build
+    help          show this message
+    version       show the version
 ";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
+        Some("check") => check::run(args.get(1).map_or("content", String::as_str)),
         None | Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
             ExitCode::SUCCESS

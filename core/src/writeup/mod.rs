@@ -57,8 +57,8 @@ impl fmt::Display for FileError {
 pub enum Mode {
     /// The lab's raw notes: take what is there, infer what is missing.
     Raw,
-    /// `content/`: front matter must give `date`, `summary`, and for incidents
-    /// `memory` and `stack`; incidents need a fix.
+    /// `content/`: front matter must give `summary`, and for incidents
+    /// `memory` and `stack`; incidents need a fix, and every fix a knob change.
     Content,
 }
 
@@ -144,7 +144,7 @@ pub fn compile(
         body.summary = summary.to_string();
     }
     if mode == Mode::Content {
-        let mut required = vec!["date", "summary"];
+        let mut required = vec!["summary"];
         if kind == DocKind::Incident {
             required.extend(["memory", "stack"]);
         }

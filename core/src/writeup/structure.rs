@@ -402,7 +402,8 @@ fn wiki_links(markdown: &str) -> Vec<String> {
         .collect()
 }
 
-/// Shows a wiki link as its label in emphasis: the target is listed under "Related".
+/// Turns `[[target|label]]` into a link to the runbook the target names
+/// (`compile_corpus` checks that it exists).
 fn unwiki(markdown: &str) -> String {
     let mut out = String::with_capacity(markdown.len());
     let mut rest = markdown;
@@ -412,16 +413,9 @@ fn unwiki(markdown: &str) -> String {
         };
         out.push_str(&rest[..start]);
         let inner = &rest[start + 2..start + len];
-        let label = inner
-            .split('|')
-            .nth(1)
-            .unwrap_or(inner)
-            .rsplit('/')
-            .next()
-            .unwrap_or(inner);
-        out.push('*');
-        out.push_str(label.trim());
-        out.push('*');
+        let target = inner.split('|').next().unwrap_or(inner);
+        let label = inner.split('|').nth(1).unwrap_or(inner).rsplit('/').next().unwrap_or(inner);
+        out.push_str(&format!("[{}](#/runbooks/{})", label.trim(), super::slugify(target)));
         rest = &rest[start + len + 2..];
     }
     out.push_str(rest);
