@@ -8,5 +8,6 @@ pub mod memory;
 pub mod query_string;
 pub mod runbook;
 pub mod scan;
+pub mod search;
 pub mod units;
 pub mod writeup;

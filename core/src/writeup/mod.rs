@@ -121,7 +121,7 @@ pub fn compile(
                 format!("memory `{m}` is not one of gpu, host, job-limit, shm, none"),
             )
         })?),
-        None if kind == DocKind::Incident => Some(infer_memory(&text)),
+        None if kind == DocKind::Incident && mode == Mode::Raw => Some(infer_memory(&text)),
         None => None,
     };
     let stack = match matter.list("stack") {
@@ -132,7 +132,8 @@ pub fn compile(
                     .ok_or_else(|| CompileError::new(line, format!("unknown stack `{s}`")))
             })
             .collect::<Result<Vec<_>, _>>()?,
-        None => infer_stack(&text),
+        None if mode == Mode::Raw => infer_stack(&text),
+        None => Vec::new(),
     };
     let tags = matter.list("tags").map(|(t, _)| t).unwrap_or_default();
 

@@ -414,8 +414,18 @@ fn unwiki(markdown: &str) -> String {
         out.push_str(&rest[..start]);
         let inner = &rest[start + 2..start + len];
         let target = inner.split('|').next().unwrap_or(inner);
-        let label = inner.split('|').nth(1).unwrap_or(inner).rsplit('/').next().unwrap_or(inner);
-        out.push_str(&format!("[{}](#/runbooks/{})", label.trim(), super::slugify(target)));
+        let label = inner
+            .split('|')
+            .nth(1)
+            .unwrap_or(inner)
+            .rsplit('/')
+            .next()
+            .unwrap_or(inner);
+        out.push_str(&format!(
+            "[{}](#/runbooks/{})",
+            label.trim(),
+            super::slugify(target)
+        ));
         rest = &rest[start + len + 2..];
     }
     out.push_str(rest);
