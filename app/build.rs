@@ -4,13 +4,8 @@
 use std::path::{Path, PathBuf};
 
 fn main() {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("app/ sits in the workspace");
-    println!(
-        "cargo:rerun-if-changed={}",
-        workspace.join("content").display()
-    );
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("app/ sits in the workspace");
+    println!("cargo:rerun-if-changed={}", workspace.join("content").display());
     for sub in ["incidents", "guides"] {
         if let Ok(entries) = std::fs::read_dir(workspace.join("content").join(sub)) {
             for entry in entries.flatten() {
@@ -26,12 +21,14 @@ fn main() {
             for error in &errors {
                 eprintln!("error: {error}");
             }
-            eprintln!("content/ has {} problem(s); `cargo run -p headroom-cli -- check content` shows the same", errors.len());
+            eprintln!(
+                "content/ has {} problem(s); `cargo run -p headroom-cli -- check content` shows the same",
+                errors.len()
+            );
             std::process::exit(1);
         }
     };
-    let out =
-        PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("runbooks.json");
+    let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("runbooks.json");
     let json = serde_json::to_string(&runbooks).expect("runbooks serialise");
     std::fs::write(&out, json).expect("write runbooks.json");
 }

@@ -20,9 +20,7 @@ impl Route {
     /// Reads a `location.hash` such as `#/runbooks?q=validation%20workers`.
     pub fn from_hash(hash: &str) -> Route {
         let path_and_query = hash.trim_start_matches('#');
-        let (path, query) = path_and_query
-            .split_once('?')
-            .unwrap_or((path_and_query, ""));
+        let (path, query) = path_and_query.split_once('?').unwrap_or((path_and_query, ""));
         let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
         match segments.as_slice() {
             [] => Route::Home,
@@ -33,15 +31,11 @@ impl Route {
                     .map(|(_, v)| v)
                     .unwrap_or_default(),
             },
-            ["runbooks", slug] => Route::Runbook {
-                slug: query_string::decode(slug),
-            },
+            ["runbooks", slug] => Route::Runbook { slug: query_string::decode(slug) },
             ["diagnose"] => Route::Diagnose,
             ["budget"] => Route::Budget,
             ["about"] => Route::About,
-            _ => Route::NotFound {
-                path: query_string::decode(path),
-            },
+            _ => Route::NotFound { path: query_string::decode(path) },
         }
     }
 

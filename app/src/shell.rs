@@ -82,10 +82,7 @@ fn Header(route: RwSignal<Route>) -> impl IntoView {
 
     let on_submit = move |ev: ev::SubmitEvent| {
         ev.prevent_default();
-        let query = search_box
-            .get()
-            .map(|input| input.value())
-            .unwrap_or_default();
+        let query = search_box.get().map(|input| input.value()).unwrap_or_default();
         navigate(&Route::Runbooks { query });
     };
 

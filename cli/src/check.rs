@@ -9,10 +9,7 @@ use std::process::ExitCode;
 pub fn run(dir: &str) -> ExitCode {
     match compile_dir(Path::new(dir)) {
         Ok(runbooks) => {
-            let incidents = runbooks
-                .iter()
-                .filter(|r| r.kind == DocKind::Incident)
-                .count();
+            let incidents = runbooks.iter().filter(|r| r.kind == DocKind::Incident).count();
             println!(
                 "{dir}: {} write-ups OK ({incidents} incidents, {} guides)",
                 runbooks.len(),

@@ -4,21 +4,14 @@
 use std::process::Command;
 
 fn headroom(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_headroom"))
-        .args(args)
-        .output()
-        .expect("run headroom")
+    Command::new(env!("CARGO_BIN_EXE_headroom")).args(args).output().expect("run headroom")
 }
 
 #[test]
 fn the_projects_content_passes() {
     let content = concat!(env!("CARGO_MANIFEST_DIR"), "/../content");
     let out = headroom(&["check", content]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("9 write-ups OK (5 incidents, 4 guides)"));
 }
 
@@ -33,8 +26,5 @@ fn a_malformed_write_up_fails_with_file_and_line() {
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains(&format!("{}:4: memory `ram` is not one of", file.display())),
-        "{stderr}"
-    );
+    assert!(stderr.contains(&format!("{}:4: memory `ram` is not one of", file.display())), "{stderr}");
 }

@@ -21,13 +21,8 @@ pub enum MemoryKind {
 }
 
 impl MemoryKind {
-    pub const ALL: [MemoryKind; 5] = [
-        MemoryKind::Gpu,
-        MemoryKind::Host,
-        MemoryKind::JobLimit,
-        MemoryKind::Shm,
-        MemoryKind::None,
-    ];
+    pub const ALL: [MemoryKind; 5] =
+        [MemoryKind::Gpu, MemoryKind::Host, MemoryKind::JobLimit, MemoryKind::Shm, MemoryKind::None];
 
     /// The contract's spelling (`gpu`, `host`, `job-limit`, `shm`, `none`).
     pub fn as_str(self) -> &'static str {
@@ -51,9 +46,7 @@ impl MemoryKind {
     }
 
     pub fn parse(text: &str) -> Option<MemoryKind> {
-        MemoryKind::ALL
-            .into_iter()
-            .find(|k| k.as_str() == text.trim().to_ascii_lowercase())
+        MemoryKind::ALL.into_iter().find(|k| k.as_str() == text.trim().to_ascii_lowercase())
     }
 }
 

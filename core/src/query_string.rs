@@ -6,9 +6,7 @@ pub fn encode(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for byte in text.bytes() {
         match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                out.push(byte as char)
-            }
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(byte as char),
             _ => out.push_str(&format!("%{byte:02X}")),
         }
     }
@@ -58,11 +56,7 @@ pub fn parse(query: &str) -> Vec<(String, String)> {
 
 /// Joins pairs into a query string, encoding both sides.
 pub fn build<'a>(pairs: impl IntoIterator<Item = (&'a str, String)>) -> String {
-    pairs
-        .into_iter()
-        .map(|(k, v)| format!("{}={}", encode(k), encode(&v)))
-        .collect::<Vec<_>>()
-        .join("&")
+    pairs.into_iter().map(|(k, v)| format!("{}={}", encode(k), encode(&v))).collect::<Vec<_>>().join("&")
 }
 
 #[cfg(test)]

@@ -30,26 +30,20 @@ pub fn after<'a>(text: &'a str, marker: &str) -> Option<&'a str> {
 
 /// Skips spaces and markdown emphasis/code marks (`**`, `` ` ``) and `:` `=`.
 fn skip_filler(text: &str) -> &str {
-    text.trim_start_matches(|c: char| {
-        c.is_whitespace() || matches!(c, '*' | '`' | ':' | '=' | '~' | '(')
-    })
+    text.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '*' | '`' | ':' | '=' | '~' | '('))
 }
 
 /// A size written at the start of `text` (after filler): `17.66 GiB`, `256 GB`,
 /// `50344988kB`. `convention` says how to read units without `i`.
 pub fn leading_size(text: &str, convention: UnitConvention) -> Option<Bytes> {
     let text = skip_filler(text);
-    let number_end = text
-        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
-        .unwrap_or(text.len());
+    let number_end = text.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ',')).unwrap_or(text.len());
     if number_end == 0 {
         return None;
     }
     let rest = &text[number_end..];
     let unit_start = rest.len() - rest.trim_start_matches(' ').len();
-    let unit_len = rest[unit_start..]
-        .find(|c: char| !c.is_ascii_alphabetic())
-        .unwrap_or(rest.len() - unit_start);
+    let unit_len = rest[unit_start..].find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len() - unit_start);
     let unit = &rest[unit_start..unit_start + unit_len];
     if unit.is_empty() {
         return None;
@@ -65,9 +59,7 @@ pub fn size_after(text: &str, marker: &str, convention: UnitConvention) -> Optio
 /// An unsigned integer at the start of `text` (after filler).
 pub fn leading_integer(text: &str) -> Option<u64> {
     let text = skip_filler(text);
-    let end = text
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(text.len());
+    let end = text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len());
     text[..end].parse().ok()
 }
 
@@ -75,9 +67,7 @@ pub fn leading_integer(text: &str) -> Option<u64> {
 /// `Detected 4 oom_kill events`, the integer before `oom_kill` is 4.
 pub fn integer_before(text: &str, end: usize) -> Option<u64> {
     let head = text.get(..end)?.trim_end_matches([' ', '*']);
-    let start = head
-        .rfind(|c: char| !c.is_ascii_digit())
-        .map_or(0, |i| i + 1);
+    let start = head.rfind(|c: char| !c.is_ascii_digit()).map_or(0, |i| i + 1);
     head[start..].parse().ok()
 }
 
@@ -85,20 +75,13 @@ pub fn integer_before(text: &str, end: usize) -> Option<u64> {
 /// size before `available`.
 pub fn size_before(text: &str, end: usize, convention: UnitConvention) -> Option<Bytes> {
     let head = text.get(..end)?.trim_end_matches([' ', '*', '`']);
-    let unit_start = head
-        .rfind(|c: char| !c.is_ascii_alphabetic())
-        .map_or(0, |i| i + 1);
+    let unit_start = head.rfind(|c: char| !c.is_ascii_alphabetic()).map_or(0, |i| i + 1);
     let before_unit = head[..unit_start].trim_end_matches(' ');
-    let number_start = before_unit
-        .rfind(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
-        .map_or(0, |i| i + 1);
+    let number_start = before_unit.rfind(|c: char| !(c.is_ascii_digit() || c == '.' || c == ',')).map_or(0, |i| i + 1);
     if number_start == before_unit.len() {
         return None;
     }
-    parse_size(
-        &format!("{}{}", &before_unit[number_start..], &head[unit_start..]),
-        convention,
-    )
+    parse_size(&format!("{}{}", &before_unit[number_start..], &head[unit_start..]), convention)
 }
 
 #[cfg(test)]
@@ -114,37 +97,18 @@ mod tests {
             size_after("Tried to allocate 17.66 GiB. GPU 0", "tried to allocate", d),
             Some(Bytes::from_gib(17.66))
         );
-        assert_eq!(
-            size_after("total-vm:50344988kB, anon-rss", "total-vm:", b),
-            Some(Bytes(50344988 * KIB))
-        );
-        assert_eq!(
-            size_after(
-                "Requested memory: **256 GB** per node",
-                "requested memory",
-                b
-            ),
-            Some(Bytes(256 * GIB))
-        );
+        assert_eq!(size_after("total-vm:50344988kB, anon-rss", "total-vm:", b), Some(Bytes(50344988 * KIB)));
+        assert_eq!(size_after("Requested memory: **256 GB** per node", "requested memory", b), Some(Bytes(256 * GIB)));
         assert_eq!(size_after("allocate nothing", "allocate", d), None);
         let text = "has **513 GB available**";
-        assert_eq!(
-            size_before(text, find_ci(text, "available").unwrap(), b),
-            Some(Bytes(513 * GIB))
-        );
+        assert_eq!(size_before(text, find_ci(text, "available").unwrap(), b), Some(Bytes(513 * GIB)));
     }
 
     #[test]
     fn reads_integers_next_to_markers() {
         let text = "slurmstepd: error: Detected 4 oom_kill events in StepId=273202.0";
-        assert_eq!(
-            integer_before(text, find_ci(text, "oom_kill").unwrap()),
-            Some(4)
-        );
-        assert_eq!(
-            leading_integer(after(text, "StepId=").unwrap()),
-            Some(273202)
-        );
+        assert_eq!(integer_before(text, find_ci(text, "oom_kill").unwrap()), Some(4));
+        assert_eq!(leading_integer(after(text, "StepId=").unwrap()), Some(273202));
         assert_eq!(find_all_ci("Job 1 and job 2", "job").count(), 2);
     }
 }

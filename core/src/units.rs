@@ -9,9 +9,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// A number of bytes.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Bytes(pub u64);
 
 pub const KIB: u64 = 1 << 10;
@@ -95,9 +93,7 @@ pub enum UnitConvention {
 /// `4 kB`. A bare number is bytes. Returns `None` for anything else, never panics.
 pub fn parse_size(text: &str, convention: UnitConvention) -> Option<Bytes> {
     let text = text.trim();
-    let split = text
-        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
-        .unwrap_or(text.len());
+    let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ',')).unwrap_or(text.len());
     let (number, unit) = text.split_at(split);
     let number: f64 = number.replace(',', "").parse().ok()?;
     let multiplier = unit_multiplier(unit.trim(), convention)?;
@@ -134,26 +130,14 @@ mod tests {
     fn parses_pytorch_figures_in_binary_units() {
         let b = parse_size("17.66 GiB", UnitConvention::Decimal).unwrap();
         assert_eq!(b, Bytes((17.66 * GIB as f64).round() as u64));
-        assert_eq!(
-            parse_size("20.00 MiB", UnitConvention::Decimal),
-            Some(Bytes(20 * MIB))
-        );
+        assert_eq!(parse_size("20.00 MiB", UnitConvention::Decimal), Some(Bytes(20 * MIB)));
     }
 
     #[test]
     fn bare_suffix_follows_the_convention() {
-        assert_eq!(
-            parse_size("256G", UnitConvention::Binary),
-            Some(Bytes(256 * GIB))
-        );
-        assert_eq!(
-            parse_size("256G", UnitConvention::Decimal),
-            Some(Bytes(256_000_000_000))
-        );
-        assert_eq!(
-            parse_size("4 kB", UnitConvention::Binary),
-            Some(Bytes(4096))
-        );
+        assert_eq!(parse_size("256G", UnitConvention::Binary), Some(Bytes(256 * GIB)));
+        assert_eq!(parse_size("256G", UnitConvention::Decimal), Some(Bytes(256_000_000_000)));
+        assert_eq!(parse_size("4 kB", UnitConvention::Binary), Some(Bytes(4096)));
     }
 
     #[test]

@@ -21,11 +21,7 @@ pub fn open_site() -> (server::StaticServer, webdriver::Browser) {
     let dist = std::env::var_os("HEADROOM_DIST")
         .map(PathBuf::from)
         .expect("HEADROOM_DIST is not set: run the end-to-end tests through `cargo xtask test`");
-    assert!(
-        dist.join("index.html").is_file(),
-        "no built site at {}",
-        dist.display()
-    );
+    assert!(dist.join("index.html").is_file(), "no built site at {}", dist.display());
     let site = server::serve(&dist, 0, TEST_MOUNT).expect("start the static server");
     let browser = webdriver::Browser::launch().expect("launch headless Chromium");
     (site, browser)

@@ -46,11 +46,7 @@ fn handle(mut stream: TcpStream, root: &Path, mount: &str) -> std::io::Result<()
     let mut parts = request_line.split_whitespace();
     let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or("/"));
     let path = target.split(['?', '#']).next().unwrap_or("/");
-    let file = if method == "GET" || method == "HEAD" {
-        resolve(root, mount, path)
-    } else {
-        None
-    };
+    let file = if method == "GET" || method == "HEAD" { resolve(root, mount, path) } else { None };
     match file.and_then(|f| std::fs::read(&f).ok().map(|body| (f, body))) {
         Some((file, body)) => {
             let head = format!(
@@ -78,16 +74,9 @@ fn handle(mut stream: TcpStream, root: &Path, mount: &str) -> std::io::Result<()
 
 /// Maps a URL path under `mount` to a file under `root`; refuses `..`.
 fn resolve(root: &Path, mount: &str, url_path: &str) -> Option<PathBuf> {
-    let rest = if url_path == mount.trim_end_matches('/') {
-        ""
-    } else {
-        url_path.strip_prefix(mount)?
-    };
+    let rest = if url_path == mount.trim_end_matches('/') { "" } else { url_path.strip_prefix(mount)? };
     let relative = Path::new(rest);
-    if relative
-        .components()
-        .any(|c| !matches!(c, Component::Normal(_)))
-    {
+    if relative.components().any(|c| !matches!(c, Component::Normal(_))) {
         return None;
     }
     let candidate = root.join(relative);
@@ -120,10 +109,7 @@ mod tests {
     fn resolves_under_a_sub_path_only() {
         let root = Path::new("/srv/dist");
         let mount = "/wiki/headroom/";
-        assert_eq!(
-            resolve(root, mount, "/wiki/headroom/app.js"),
-            Some(root.join("app.js"))
-        );
+        assert_eq!(resolve(root, mount, "/wiki/headroom/app.js"), Some(root.join("app.js")));
         assert_eq!(resolve(root, mount, "/app.js"), None);
         assert_eq!(resolve(root, mount, "/wiki/headroom/../secret"), None);
     }

@@ -33,8 +33,7 @@ impl Browser {
     /// Starts chromedriver on a free port and opens a headless Chromium with a
     /// fresh profile and every background-network feature off.
     pub fn launch() -> Result<Browser> {
-        let chromedriver =
-            std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
+        let chromedriver = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
         let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
         let port = free_port()?;
         let driver = Command::new(&chromedriver)
@@ -45,12 +44,7 @@ impl Browser {
             .map_err(|e| format!("cannot start {chromedriver}: {e} (install chromium-driver)"))?;
         let base = format!("http://127.0.0.1:{port}");
         let profile = TempDir::new("headroom-chromium")?;
-        let mut browser = Browser {
-            driver,
-            base,
-            session: String::new(),
-            _profile: profile,
-        };
+        let mut browser = Browser { driver, base, session: String::new(), _profile: profile };
         browser.wait_ready()?;
         let capabilities = json!({
             "capabilities": { "alwaysMatch": {
@@ -68,10 +62,7 @@ impl Browser {
             }}
         });
         let answer = browser.call("POST", "/session", Some(capabilities))?;
-        browser.session = answer["sessionId"]
-            .as_str()
-            .ok_or_else(|| format!("no session id in {answer}"))?
-            .to_string();
+        browser.session = answer["sessionId"].as_str().ok_or_else(|| format!("no session id in {answer}"))?.to_string();
         Ok(browser)
     }
 
@@ -96,9 +87,7 @@ impl Browser {
             None => request.call(),
         };
         let value: Value = match response {
-            Ok(r) => r
-                .into_json()
-                .map_err(|e| format!("{method} {path}: bad JSON: {e}"))?,
+            Ok(r) => r.into_json().map_err(|e| format!("{method} {path}: bad JSON: {e}"))?,
             Err(ureq::Error::Status(code, r)) => {
                 let text = r.into_string().unwrap_or_default();
                 return Err(format!("{method} {path}: HTTP {code}: {text}"));
@@ -113,58 +102,35 @@ impl Browser {
     }
 
     pub fn goto(&self, url: &str) -> Result<()> {
-        self.session_call("POST", "/url", Some(json!({ "url": url })))
-            .map(drop)
+        self.session_call("POST", "/url", Some(json!({ "url": url }))).map(drop)
     }
 
     pub fn current_url(&self) -> Result<String> {
-        Ok(self
-            .session_call("GET", "/url", None)?
-            .as_str()
-            .unwrap_or_default()
-            .to_string())
+        Ok(self.session_call("GET", "/url", None)?.as_str().unwrap_or_default().to_string())
     }
 
     pub fn title(&self) -> Result<String> {
-        Ok(self
-            .session_call("GET", "/title", None)?
-            .as_str()
-            .unwrap_or_default()
-            .to_string())
+        Ok(self.session_call("GET", "/title", None)?.as_str().unwrap_or_default().to_string())
     }
 
     /// Runs a script in the page and returns its JSON result.
     pub fn execute(&self, script: &str, args: Vec<Value>) -> Result<Value> {
-        self.session_call(
-            "POST",
-            "/execute/sync",
-            Some(json!({ "script": script, "args": args })),
-        )
+        self.session_call("POST", "/execute/sync", Some(json!({ "script": script, "args": args })))
     }
 
     pub fn find_all(&self, css: &str) -> Result<Vec<Element>> {
-        let found = self.session_call(
-            "POST",
-            "/elements",
-            Some(json!({ "using": "css selector", "value": css })),
-        )?;
+        let found = self.session_call("POST", "/elements", Some(json!({ "using": "css selector", "value": css })))?;
         Ok(found
             .as_array()
             .map(|items| {
-                items
-                    .iter()
-                    .filter_map(|e| e[ELEMENT_KEY].as_str())
-                    .map(|id| Element(id.to_string()))
-                    .collect()
+                items.iter().filter_map(|e| e[ELEMENT_KEY].as_str()).map(|id| Element(id.to_string())).collect()
             })
             .unwrap_or_default())
     }
 
     /// Waits up to 10 s for an element matching `css` to exist.
     pub fn wait_for(&self, css: &str) -> Result<Element> {
-        self.wait_until(&format!("an element matching `{css}`"), || {
-            Ok(self.find_all(css)?.into_iter().next())
-        })
+        self.wait_until(&format!("an element matching `{css}`"), || Ok(self.find_all(css)?.into_iter().next()))
     }
 
     /// Waits up to 10 s for the first element matching `css` to have text containing `needle`.
@@ -180,11 +146,7 @@ impl Browser {
     }
 
     /// Polls `probe` every 50 ms until it yields a value or 10 s pass.
-    pub fn wait_until<T>(
-        &self,
-        what: &str,
-        mut probe: impl FnMut() -> Result<Option<T>>,
-    ) -> Result<T> {
+    pub fn wait_until<T>(&self, what: &str, mut probe: impl FnMut() -> Result<Option<T>>) -> Result<T> {
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
             // A stale element between find and read is normal while the page re-renders.
@@ -208,40 +170,21 @@ impl Browser {
     }
 
     pub fn attribute(&self, element: &Element, name: &str) -> Result<Option<String>> {
-        let value = self.session_call(
-            "GET",
-            &format!("/element/{}/attribute/{name}", element.0),
-            None,
-        )?;
+        let value = self.session_call("GET", &format!("/element/{}/attribute/{name}", element.0), None)?;
         Ok(value.as_str().map(str::to_string))
     }
 
     pub fn click(&self, element: &Element) -> Result<()> {
-        self.session_call(
-            "POST",
-            &format!("/element/{}/click", element.0),
-            Some(json!({})),
-        )
-        .map(drop)
+        self.session_call("POST", &format!("/element/{}/click", element.0), Some(json!({}))).map(drop)
     }
 
     /// Types text into a field, as key presses.
     pub fn type_text(&self, element: &Element, text: &str) -> Result<()> {
-        self.session_call(
-            "POST",
-            &format!("/element/{}/value", element.0),
-            Some(json!({ "text": text })),
-        )
-        .map(drop)
+        self.session_call("POST", &format!("/element/{}/value", element.0), Some(json!({ "text": text }))).map(drop)
     }
 
     pub fn clear(&self, element: &Element) -> Result<()> {
-        self.session_call(
-            "POST",
-            &format!("/element/{}/clear", element.0),
-            Some(json!({})),
-        )
-        .map(drop)
+        self.session_call("POST", &format!("/element/{}/clear", element.0), Some(json!({}))).map(drop)
     }
 
     /// Presses keys on whatever has focus (e.g. "/" to focus the search box).
@@ -249,10 +192,7 @@ impl Browser {
         let actions: Vec<Value> = keys
             .chars()
             .flat_map(|c| {
-                [
-                    json!({"type": "keyDown", "value": c.to_string()}),
-                    json!({"type": "keyUp", "value": c.to_string()}),
-                ]
+                [json!({"type": "keyDown", "value": c.to_string()}), json!({"type": "keyUp", "value": c.to_string()})]
             })
             .collect();
         let body = json!({ "actions": [{ "type": "key", "id": "keyboard", "actions": actions }] });
@@ -279,11 +219,7 @@ impl Browser {
     /// Console errors and warnings raised since the last call; CSP violations,
     /// failed requests and panics all surface here.
     pub fn console_problems(&self) -> Result<Vec<ConsoleEntry>> {
-        Ok(self
-            .console()?
-            .into_iter()
-            .filter(|e| e.level == "SEVERE" || e.level == "WARNING")
-            .collect())
+        Ok(self.console()?.into_iter().filter(|e| e.level == "SEVERE" || e.level == "WARNING").collect())
     }
 }
 
@@ -314,11 +250,8 @@ impl TempDir {
             .map(|d| d.as_nanos())
             .unwrap_or_default();
         let path = std::env::temp_dir().join(format!("{prefix}-{}-{nanos}", std::process::id()));
-        std::fs::create_dir_all(&path)
-            .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-        Ok(TempDir {
-            path: path.display().to_string(),
-        })
+        std::fs::create_dir_all(&path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        Ok(TempDir { path: path.display().to_string() })
     }
 }
 

@@ -5,9 +5,7 @@
 use e2e::open_site;
 
 fn heading(browser: &e2e::webdriver::Browser, expected: &str) {
-    browser
-        .wait_for_text("main h1", expected)
-        .unwrap_or_else(|e| panic!("heading {expected:?}: {e}"));
+    browser.wait_for_text("main h1", expected).unwrap_or_else(|e| panic!("heading {expected:?}: {e}"));
 }
 
 #[test]
@@ -27,39 +25,22 @@ fn every_route_renders_without_console_errors_or_late_requests() {
         let nav = browser.wait_for_text(".site-header nav a", link).unwrap();
         browser.click(&nav).unwrap();
         heading(&browser, expected_heading);
-        assert_eq!(
-            browser.attribute(&nav, "aria-current").unwrap().as_deref(),
-            Some("page")
-        );
-        assert!(
-            browser.title().unwrap().starts_with(link),
-            "title follows the page"
-        );
+        assert_eq!(browser.attribute(&nav, "aria-current").unwrap().as_deref(), Some("page"));
+        assert!(browser.title().unwrap().starts_with(link), "title follows the page");
     }
 
     browser.click(&browser.wait_for(".brand").unwrap()).unwrap();
     heading(&browser, "Beat out-of-memory failures");
 
     // Deep links work under the sub-path, including a route that does not exist.
-    browser
-        .goto(&format!("{}#/runbooks/some-incident", site.url))
-        .unwrap();
+    browser.goto(&format!("{}#/runbooks/some-incident", site.url)).unwrap();
     heading(&browser, "Runbook");
-    browser
-        .goto(&format!("{}#/no/such/page", site.url))
-        .unwrap();
+    browser.goto(&format!("{}#/no/such/page", site.url)).unwrap();
     heading(&browser, "Page not found");
 
     let problems = browser.console_problems().unwrap();
-    assert!(
-        problems.is_empty(),
-        "console errors or warnings: {problems:#?}"
-    );
-    assert_eq!(
-        resource_count(&browser),
-        requests_after_load,
-        "the site fetched something after it had loaded"
-    );
+    assert!(problems.is_empty(), "console errors or warnings: {problems:#?}");
+    assert_eq!(resource_count(&browser), requests_after_load, "the site fetched something after it had loaded");
 }
 
 #[test]
@@ -68,30 +49,18 @@ fn slash_focuses_search_and_enter_searches_runbooks() {
     browser.goto(&format!("{}#/about", site.url)).unwrap();
     heading(&browser, "About Headroom");
     browser.press_keys("/").unwrap();
-    let focused = browser
-        .execute("return document.activeElement.id", vec![])
-        .unwrap();
+    let focused = browser.execute("return document.activeElement.id", vec![]).unwrap();
     assert_eq!(focused.as_str(), Some("site-search-input"));
     let input = browser.wait_for("#site-search-input").unwrap();
     browser.type_text(&input, "validation workers\n").unwrap();
     heading(&browser, "Runbooks");
     let url = browser.current_url().unwrap();
-    assert!(
-        url.ends_with("#/runbooks?q=validation%20workers"),
-        "query lives in the URL: {url}"
-    );
+    assert!(url.ends_with("#/runbooks?q=validation%20workers"), "query lives in the URL: {url}");
 }
 
 /// Resources the page has fetched so far (the Resource Timing buffer).
 fn resource_count(browser: &e2e::webdriver::Browser) -> u64 {
-    browser
-        .execute(
-            "return performance.getEntriesByType('resource').length",
-            vec![],
-        )
-        .unwrap()
-        .as_u64()
-        .unwrap()
+    browser.execute("return performance.getEntriesByType('resource').length", vec![]).unwrap().as_u64().unwrap()
 }
 
 /// The console assertion above is only worth something if it can fail.
@@ -101,27 +70,13 @@ fn the_harness_sees_console_errors_and_late_requests() {
     browser.goto(&site.url).unwrap();
     heading(&browser, "Beat out-of-memory failures");
     let before = resource_count(&browser);
-    browser
-        .execute(
-            "console.error('planted error'); fetch('./favicon-missing.svg').catch(() => {});",
-            vec![],
-        )
-        .unwrap();
+    browser.execute("console.error('planted error'); fetch('./favicon-missing.svg').catch(() => {});", vec![]).unwrap();
     let problems = browser
         .wait_until("the planted console error", || {
             let found = browser.console_problems()?;
-            Ok(found
-                .iter()
-                .any(|e| e.message.contains("planted error"))
-                .then_some(found))
+            Ok(found.iter().any(|e| e.message.contains("planted error")).then_some(found))
         })
         .unwrap();
-    assert!(problems
-        .iter()
-        .all(|e| e.level == "SEVERE" || e.level == "WARNING"));
-    browser
-        .wait_until("the planted request", || {
-            Ok((resource_count(&browser) > before).then_some(()))
-        })
-        .unwrap();
+    assert!(problems.iter().all(|e| e.level == "SEVERE" || e.level == "WARNING"));
+    browser.wait_until("the planted request", || Ok((resource_count(&browser) > before).then_some(()))).unwrap();
 }

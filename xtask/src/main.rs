@@ -25,18 +25,14 @@ COMMANDS:
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
-        Some("serve") => site::serve(
-            flag_value(&args, "--port")
-                .map_or(Ok(8080), |p| p.parse())
-                .unwrap_or(8080),
-        ),
+        Some("serve") => site::serve(flag_value(&args, "--port").map_or(Ok(8080), |p| p.parse()).unwrap_or(8080)),
         Some("test") => test(),
-        Some("dist") => site::dist(
-            &flag_value(&args, "--out").map_or_else(|| root().join("dist"), PathBuf::from),
-        )
-        .map(drop),
-        Some("size") => site::dist(&root().join("dist"))
-            .and_then(|dist| size::report(&dist, args.iter().any(|a| a == "--write"))),
+        Some("dist") => {
+            site::dist(&flag_value(&args, "--out").map_or_else(|| root().join("dist"), PathBuf::from)).map(drop)
+        }
+        Some("size") => {
+            site::dist(&root().join("dist")).and_then(|dist| size::report(&dist, args.iter().any(|a| a == "--write")))
+        }
         _ => {
             eprint!("{USAGE}");
             return ExitCode::from(2);
@@ -52,31 +48,15 @@ fn main() -> ExitCode {
 }
 
 fn flag_value(args: &[String], flag: &str) -> Option<String> {
-    args.iter()
-        .position(|a| a == flag)
-        .and_then(|i| args.get(i + 1))
-        .cloned()
+    args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).cloned()
 }
 
 /// Native tests, then the release site, then the browser tests against it.
 fn test() -> Result<(), String> {
     tools::ensure_site_tools()?;
     tools::ensure_browser()?;
-    step(
-        "native tests",
-        cargo(&[
-            "test",
-            "--workspace",
-            "--exclude",
-            "headroom-app",
-            "--exclude",
-            "e2e",
-        ]),
-    )?;
-    step(
-        "e2e helper unit tests",
-        cargo(&["test", "-p", "e2e", "--lib"]),
-    )?;
+    step("native tests", cargo(&["test", "--workspace", "--exclude", "headroom-app", "--exclude", "e2e"]))?;
+    step("e2e helper unit tests", cargo(&["test", "-p", "e2e", "--lib"]))?;
     let dist = root().join("target").join("e2e-dist");
     site::dist(&dist)?;
     size::report(&dist, false)?;
@@ -86,10 +66,7 @@ fn test() -> Result<(), String> {
 }
 
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default()
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
 }
 
 pub fn cargo(args: &[&str]) -> Command {
@@ -101,9 +78,7 @@ pub fn cargo(args: &[&str]) -> Command {
 /// Runs a command to completion, failing with its name if it fails.
 pub fn step(name: &str, mut command: Command) -> Result<(), String> {
     eprintln!("xtask: {name}");
-    let status = command
-        .status()
-        .map_err(|e| format!("{name}: cannot start: {e}"))?;
+    let status = command.status().map_err(|e| format!("{name}: cannot start: {e}"))?;
     if status.success() {
         Ok(())
     } else {

@@ -10,24 +10,17 @@ use std::process::Command;
 pub fn dist(out: &Path) -> Result<PathBuf, String> {
     tools::ensure_site_tools()?;
     let mut build = Command::new("trunk");
-    build
-        .args(["build", "--release", "--offline", "--dist"])
-        .arg(out)
-        .current_dir(root());
+    build.args(["build", "--release", "--offline", "--dist"]).arg(out).current_dir(root());
     step("trunk build --release --offline", build)?;
     check(out)?;
-    eprintln!(
-        "xtask: the site is in {} (copy it anywhere; every URL is relative)",
-        out.display()
-    );
+    eprintln!("xtask: the site is in {} (copy it anywhere; every URL is relative)", out.display());
     Ok(out.to_path_buf())
 }
 
 /// Builds the site, then serves it on loopback until interrupted.
 pub fn serve(port: u16) -> Result<(), String> {
     let out = dist(&root().join("target").join("serve-dist"))?;
-    let server = e2e::server::serve(&out, port, "/")
-        .map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
+    let server = e2e::server::serve(&out, port, "/").map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
     eprintln!("xtask: serving Headroom at {} (Ctrl-C to stop)", server.url);
     loop {
         std::thread::park();
@@ -37,17 +30,12 @@ pub fn serve(port: u16) -> Result<(), String> {
 /// The built page keeps the promises the site makes: relative URLs only (so it
 /// works under any sub-path), no inline script, a CSP without unsafe-inline/eval.
 fn check(out: &Path) -> Result<(), String> {
-    let index = std::fs::read_to_string(out.join("index.html"))
-        .map_err(|e| format!("{}: {e}", out.display()))?;
+    let index = std::fs::read_to_string(out.join("index.html")).map_err(|e| format!("{}: {e}", out.display()))?;
     let problems = index_problems(&index);
     if problems.is_empty() {
         Ok(())
     } else {
-        Err(format!(
-            "{}/index.html: {}",
-            out.display(),
-            problems.join("; ")
-        ))
+        Err(format!("{}/index.html: {}", out.display(), problems.join("; ")))
     }
 }
 
@@ -55,9 +43,7 @@ fn index_problems(index: &str) -> Vec<String> {
     let mut problems = Vec::new();
     for attribute in ["src=\"/", "href=\"/", "src='/", "href='/"] {
         if index.contains(attribute) {
-            problems.push(format!(
-                "absolute URL ({attribute}...) breaks sub-path hosting"
-            ));
+            problems.push(format!("absolute URL ({attribute}...) breaks sub-path hosting"));
         }
     }
     let inline_scripts = index.split("<script").skip(1).filter(|tag| {
@@ -67,11 +53,7 @@ fn index_problems(index: &str) -> Vec<String> {
     if inline_scripts.count() > 0 {
         problems.push("inline <script> (the CSP forbids them)".into());
     }
-    match index
-        .split("Content-Security-Policy\" content=\"")
-        .nth(1)
-        .and_then(|rest| rest.split('"').next())
-    {
+    match index.split("Content-Security-Policy\" content=\"").nth(1).and_then(|rest| rest.split('"').next()) {
         None => problems.push("no Content-Security-Policy".into()),
         Some(csp) if csp.contains("unsafe-inline") || csp.contains("'unsafe-eval'") => {
             problems.push(format!("CSP allows unsafe code: {csp}"))
@@ -89,14 +71,9 @@ mod tests {
 
     #[test]
     fn accepts_a_relative_page_with_a_strict_csp() {
-        let page = format!(
-            r#"{CSP}<script type="module" src="./boot.js" data-js="./a.js"></script><link href="./x.css">"#
-        );
-        assert!(
-            index_problems(&page).is_empty(),
-            "{:?}",
-            index_problems(&page)
-        );
+        let page =
+            format!(r#"{CSP}<script type="module" src="./boot.js" data-js="./a.js"></script><link href="./x.css">"#);
+        assert!(index_problems(&page).is_empty(), "{:?}", index_problems(&page));
     }
 
     #[test]

@@ -17,17 +17,12 @@ pub fn ensure_site_tools() -> Result<(), String> {
 
 fn output(program: &str, args: &[&str]) -> Option<String> {
     let out = Command::new(program).args(args).output().ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 fn ensure_wasm_target() -> Result<(), String> {
     let installed = output("rustup", &["target", "list", "--installed"]).unwrap_or_default();
-    if installed
-        .lines()
-        .any(|l| l.trim() == "wasm32-unknown-unknown")
-    {
+    if installed.lines().any(|l| l.trim() == "wasm32-unknown-unknown") {
         return Ok(());
     }
     let mut add = Command::new("rustup");
@@ -41,20 +36,13 @@ fn ensure_trunk() -> Result<(), String> {
         return Ok(());
     }
     let mut install = Command::new("cargo");
-    install.args([
-        "install",
-        "trunk",
-        "--version",
-        &format!("~{TRUNK_SERIES}"),
-        "--locked",
-    ]);
+    install.args(["install", "trunk", "--version", &format!("~{TRUNK_SERIES}"), "--locked"]);
     step("installing trunk (about 12 minutes, once)", install)
 }
 
 /// The wasm-bindgen version the app links against, from Cargo.lock.
 fn locked_wasm_bindgen() -> Result<String, String> {
-    let lock = std::fs::read_to_string(root().join("Cargo.lock"))
-        .map_err(|e| format!("Cargo.lock: {e}"))?;
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).map_err(|e| format!("Cargo.lock: {e}"))?;
     let mut lines = lock.lines();
     while let Some(line) = lines.next() {
         if line == "name = \"wasm-bindgen\"" {
@@ -68,12 +56,9 @@ fn locked_wasm_bindgen() -> Result<String, String> {
 
 fn ensure_wasm_bindgen() -> Result<(), String> {
     let locked = locked_wasm_bindgen()?;
-    let trunk_toml = std::fs::read_to_string(root().join("Trunk.toml"))
-        .map_err(|e| format!("Trunk.toml: {e}"))?;
+    let trunk_toml = std::fs::read_to_string(root().join("Trunk.toml")).map_err(|e| format!("Trunk.toml: {e}"))?;
     if !trunk_toml.contains(&format!("wasm_bindgen = \"{locked}\"")) {
-        return Err(format!(
-            "Trunk.toml [tools] wasm_bindgen must be \"{locked}\", the version in Cargo.lock"
-        ));
+        return Err(format!("Trunk.toml [tools] wasm_bindgen must be \"{locked}\", the version in Cargo.lock"));
     }
     let installed = output("wasm-bindgen", &["--version"]).unwrap_or_default();
     if installed.split_whitespace().nth(1) == Some(locked.as_str()) {
@@ -81,13 +66,7 @@ fn ensure_wasm_bindgen() -> Result<(), String> {
     }
     // Not --locked: one of wasm-bindgen-cli's locked dependencies is gone from the registry.
     let mut install = Command::new("cargo");
-    install.args([
-        "install",
-        "wasm-bindgen-cli",
-        "--version",
-        &format!("={locked}"),
-        "--force",
-    ]);
+    install.args(["install", "wasm-bindgen-cli", "--version", &format!("={locked}"), "--force"]);
     step(&format!("installing wasm-bindgen-cli {locked}"), install)
 }
 

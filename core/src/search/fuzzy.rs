@@ -13,14 +13,7 @@ fn variants(term: &str) -> Vec<String> {
     let chars: Vec<char> = term.chars().collect();
     let mut out = vec![term.to_string()];
     for skip in 0..chars.len() {
-        out.push(
-            chars
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| *i != skip)
-                .map(|(_, c)| c)
-                .collect(),
-        );
+        out.push(chars.iter().enumerate().filter(|(i, _)| *i != skip).map(|(_, c)| c).collect());
     }
     out
 }
@@ -44,12 +37,7 @@ impl Deletes {
         if word.chars().count() < 4 {
             return Vec::new();
         }
-        let mut ids: Vec<u32> = variants(word)
-            .iter()
-            .filter_map(|v| self.map.get(v))
-            .flatten()
-            .copied()
-            .collect();
+        let mut ids: Vec<u32> = variants(word).iter().filter_map(|v| self.map.get(v)).flatten().copied().collect();
         ids.sort_unstable();
         ids.dedup();
         ids
@@ -64,16 +52,8 @@ pub fn within_one_edit(a: &str, b: &str) -> bool {
     }
     let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
     let (ra, rb) = (&a[prefix..], &b[prefix..]);
-    let suffix = ra
-        .iter()
-        .rev()
-        .zip(rb.iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
-    let (ma, mb) = (
-        &ra[..ra.len() - suffix.min(ra.len())],
-        &rb[..rb.len() - suffix.min(rb.len())],
-    );
+    let suffix = ra.iter().rev().zip(rb.iter().rev()).take_while(|(x, y)| x == y).count();
+    let (ma, mb) = (&ra[..ra.len() - suffix.min(ra.len())], &rb[..rb.len() - suffix.min(rb.len())]);
     match (ma.len(), mb.len()) {
         (0, 0) | (1, 0) | (0, 1) | (1, 1) => true,
         (2, 2) => ma[0] == mb[1] && ma[1] == mb[0],
@@ -90,11 +70,7 @@ mod tests {
         let vocab = ["validation", "worker", "optimizer", "gpu"];
         let d = Deletes::build(vocab.iter().copied());
         let found = |w: &str| {
-            d.candidates(w)
-                .into_iter()
-                .map(|i| vocab[i as usize])
-                .filter(|t| within_one_edit(w, t))
-                .collect::<Vec<_>>()
+            d.candidates(w).into_iter().map(|i| vocab[i as usize]).filter(|t| within_one_edit(w, t)).collect::<Vec<_>>()
         };
         assert_eq!(found("valdation"), vec!["validation"]);
         assert_eq!(found("wroker"), vec!["worker"]);

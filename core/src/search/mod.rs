@@ -35,8 +35,9 @@ struct Doc {
     stack: Vec<Stack>,
     kind: DocKind,
     date: Option<String>,
-    /// Plain text that snippets are cut from.
+    /// Plain text that snippets are cut from, and its term positions.
     text: String,
+    tokens: Vec<snippet::Token>,
 }
 
 /// Postings of one term: (document, term frequency per field).
@@ -69,7 +70,10 @@ pub struct Hit {
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Results {
+    /// The best hits, at most the limit asked for, with snippets.
     pub hits: Vec<Hit>,
+    /// How many runbooks matched in all (after the facet filters).
+    pub total: usize,
     /// Matching runbooks per memory kind and per stack, before the facet filters.
     pub memory_facets: Vec<(MemoryKind, usize)>,
     pub stack_facets: Vec<(Stack, usize)>,
@@ -86,13 +90,19 @@ impl SearchIndex {
         let mut per_term: Vec<HashMap<u32, [u16; 3]>> = Vec::new();
         let mut docs = Vec::with_capacity(runbooks.len());
         for (id, runbook) in runbooks.iter().enumerate() {
-            let fields = field_texts(runbook);
+            let [title, symptoms, body] = field_texts(runbook);
+            // Snippets come from the symptoms and body, which sit in `text` one after the other.
+            let text = format!("{symptoms} {body}");
+            let body_offset = symptoms.len() + 1;
             let mut lengths = [0f32; 3];
-            for (field, text) in [Field::Title, Field::Symptoms, Field::Body]
-                .into_iter()
-                .zip(&fields)
-            {
-                for term in tokenize::terms(text) {
+            let mut tokens = Vec::new();
+            let fields = [
+                (Field::Title, &title, None),
+                (Field::Symptoms, &symptoms, Some(0)),
+                (Field::Body, &body, Some(body_offset)),
+            ];
+            for (field, field_text, offset) in fields {
+                tokenize::for_each_term(field_text, |term, range| {
                     lengths[field as usize] += 1.0;
                     let next = vocabulary.len();
                     let term_id = *vocabulary.entry(term).or_insert(next);
@@ -101,7 +111,11 @@ impl SearchIndex {
                     }
                     let counts = per_term[term_id].entry(id as u32).or_insert([0; 3]);
                     counts[field as usize] = counts[field as usize].saturating_add(1);
-                }
+                    if let Some(offset) = offset {
+                        let (start, end) = ((range.start + offset) as u32, (range.end + offset) as u32);
+                        tokens.push(snippet::Token { start, end, term: term_id as u32 });
+                    }
+                });
             }
             docs.push(Doc {
                 lengths,
@@ -109,11 +123,22 @@ impl SearchIndex {
                 stack: runbook.stack.clone(),
                 kind: runbook.kind,
                 date: runbook.date.clone(),
-                text: format!("{} {}", fields[1], fields[2]),
+                text,
+                tokens,
             });
         }
         let mut terms: Vec<(String, usize)> = vocabulary.into_iter().collect();
         terms.sort();
+        // Term ids become positions in the sorted vocabulary.
+        let mut renumber = vec![0u32; terms.len()];
+        for (new_id, (_, old_id)) in terms.iter().enumerate() {
+            renumber[*old_id] = new_id as u32;
+        }
+        for doc in &mut docs {
+            for token in &mut doc.tokens {
+                token.term = renumber[token.term as usize];
+            }
+        }
         let postings = terms
             .iter()
             .map(|(_, old_id)| {
@@ -131,13 +156,7 @@ impl SearchIndex {
             }
         }
         let deletes = fuzzy::Deletes::build(terms.iter().map(String::as_str));
-        SearchIndex {
-            docs,
-            terms,
-            postings,
-            deletes,
-            average_lengths,
-        }
+        SearchIndex { docs, terms, postings, deletes, average_lengths }
     }
 
     pub fn len(&self) -> usize {
@@ -148,16 +167,15 @@ impl SearchIndex {
         self.docs.is_empty()
     }
 
-    /// Ranked hits for `query`; an empty text lists every runbook (incidents
-    /// first, newest first) so the page is never blank.
-    pub fn search(&self, query: &Query) -> Results {
+    /// The best `limit` hits for `query`; an empty text lists every runbook
+    /// (incidents first, newest first) so the page is never blank.
+    pub fn search(&self, query: &Query, limit: usize) -> Results {
         let words = tokenize::terms(&query.text);
         let scored: Vec<(usize, f32)> = if words.is_empty() {
             let mut all: Vec<usize> = (0..self.docs.len()).collect();
             all.sort_by(|&a, &b| {
                 let (da, db) = (&self.docs[a], &self.docs[b]);
-                (da.kind != DocKind::Incident, &db.date)
-                    .cmp(&(db.kind != DocKind::Incident, &da.date))
+                (da.kind != DocKind::Incident, &db.date).cmp(&(db.kind != DocKind::Incident, &da.date))
             });
             all.into_iter().map(|d| (d, 0.0)).collect()
         } else {
@@ -166,32 +184,31 @@ impl SearchIndex {
 
         let mut results = Results::default();
         for kind in MemoryKind::ALL {
-            let n = scored
-                .iter()
-                .filter(|(d, _)| self.docs[*d].memory == Some(kind))
-                .count();
+            let n = scored.iter().filter(|(d, _)| self.docs[*d].memory == Some(kind)).count();
             if n > 0 {
                 results.memory_facets.push((kind, n));
             }
         }
         for stack in Stack::ALL {
-            let n = scored
-                .iter()
-                .filter(|(d, _)| self.docs[*d].stack.contains(&stack))
-                .count();
+            let n = scored.iter().filter(|(d, _)| self.docs[*d].stack.contains(&stack)).count();
             if n > 0 {
                 results.stack_facets.push((stack, n));
             }
         }
         let matched = self.matched_terms(&words);
-        results.hits = scored
+        let filtered: Vec<(usize, f32)> = scored
             .into_iter()
             .filter(|(d, _)| query.memory.is_none_or(|m| self.docs[*d].memory == Some(m)))
             .filter(|(d, _)| query.stack.is_none_or(|s| self.docs[*d].stack.contains(&s)))
-            .map(|(doc, score)| Hit {
-                doc,
-                score,
-                snippet: snippet::best_window(&self.docs[doc].text, &matched, SNIPPET_WORDS),
+            .collect();
+        results.total = filtered.len();
+        results.hits = filtered
+            .into_iter()
+            .take(limit)
+            .map(|(doc, score)| {
+                let d = &self.docs[doc];
+                let snippet = snippet::best_window(&d.text, &d.tokens, &matched, SNIPPET_WORDS);
+                Hit { doc, score, snippet }
             })
             .collect();
         results
@@ -207,16 +224,14 @@ impl SearchIndex {
             let mut matched_this_word = vec![false; self.docs.len()];
             for (term, weight) in expansion.terms {
                 let postings = &self.postings[term as usize];
-                let idf =
-                    ((n - postings.len() as f32 + 0.5) / (postings.len() as f32 + 0.5) + 1.0).ln();
+                let idf = ((n - postings.len() as f32 + 0.5) / (postings.len() as f32 + 0.5) + 1.0).ln();
                 for (doc, counts) in postings {
                     let d = *doc as usize;
                     let mut s = 0.0;
                     for f in 0..3 {
                         let tf = counts[f] as f32;
                         if tf > 0.0 {
-                            let norm = 1.0 - B
-                                + B * self.docs[d].lengths[f] / self.average_lengths[f].max(1.0);
+                            let norm = 1.0 - B + B * self.docs[d].lengths[f] / self.average_lengths[f].max(1.0);
                             s += FIELD_BOOST[f] * tf * (K1 + 1.0) / (tf + K1 * norm);
                         }
                     }
@@ -225,17 +240,10 @@ impl SearchIndex {
                 }
             }
             for d in 0..self.docs.len() {
-                hit[d] = if i == 0 {
-                    matched_this_word[d]
-                } else {
-                    hit[d] && matched_this_word[d]
-                };
+                hit[d] = if i == 0 { matched_this_word[d] } else { hit[d] && matched_this_word[d] };
             }
         }
-        let mut ranked: Vec<(usize, f32)> = (0..self.docs.len())
-            .filter(|&d| hit[d])
-            .map(|d| (d, scores[d]))
-            .collect();
+        let mut ranked: Vec<(usize, f32)> = (0..self.docs.len()).filter(|&d| hit[d]).map(|d| (d, scores[d])).collect();
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         ranked
     }
@@ -271,46 +279,35 @@ impl SearchIndex {
         Expansion { terms }
     }
 
-    /// Every vocabulary term the query matched, for highlighting.
-    fn matched_terms(&self, words: &[String]) -> Vec<String> {
-        words
+    /// Every vocabulary term the query matched (sorted ids), for highlighting.
+    fn matched_terms(&self, words: &[String]) -> Vec<u32> {
+        let mut ids: Vec<u32> = words
             .iter()
             .enumerate()
             .flat_map(|(i, w)| self.expand(w, i + 1 == words.len()).terms)
-            .map(|(id, _)| self.terms[id as usize].clone())
-            .collect()
+            .map(|(id, _)| id)
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
     }
 }
 
 /// The text of a runbook's three search fields.
 fn field_texts(r: &Runbook) -> [String; 3] {
     let strip = tokenize::strip_tags;
-    let symptoms = format!(
-        "{} {} {}",
-        r.summary,
-        r.symptoms.signatures.join(" "),
-        strip(&r.symptoms.html)
-    );
+    let symptoms = format!("{} {} {}", r.summary, r.symptoms.signatures.join(" "), strip(&r.symptoms.html));
     let mut body = vec![strip(&r.root_cause), r.tags.join(" ")];
     for fix in &r.fixes {
         body.push(fix.title.clone());
         for k in &fix.knobs {
-            body.push(format!(
-                "{} {} {}",
-                k.knob,
-                k.old.as_deref().unwrap_or(""),
-                k.new
-            ));
+            body.push(format!("{} {} {}", k.knob, k.old.as_deref().unwrap_or(""), k.new));
         }
         body.extend(fix.effect.iter().chain(&fix.tradeoff).cloned());
     }
     body.extend(r.verification.iter().map(|s| s.text.clone()));
     body.extend(r.lessons.iter().cloned());
-    body.extend(
-        r.other_sections
-            .iter()
-            .map(|s| format!("{} {}", s.heading, strip(&s.html))),
-    );
+    body.extend(r.other_sections.iter().map(|s| format!("{} {}", s.heading, strip(&s.html))));
     [r.title.clone(), symptoms, body.join(" ")]
 }
 

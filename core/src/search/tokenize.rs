@@ -5,10 +5,7 @@
 /// Calls `emit` with each term of `text` and the byte range of the word it came from.
 pub fn for_each_term(text: &str, mut emit: impl FnMut(String, std::ops::Range<usize>)) {
     let mut start = None;
-    for (i, c) in text
-        .char_indices()
-        .chain(std::iter::once((text.len(), ' ')))
-    {
+    for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
         let word_char = c.is_alphanumeric() || c == '_';
         match (word_char, start) {
             (true, None) => start = Some(i),
@@ -62,11 +59,7 @@ pub fn strip_tags(html: &str) -> String {
             _ => {}
         }
     }
-    out.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&amp;", "&")
+    out.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&#39;", "'").replace("&amp;", "&")
 }
 
 #[cfg(test)]
@@ -86,9 +79,7 @@ mod tests {
     #[test]
     fn strips_html() {
         assert_eq!(
-            strip_tags("<p>a &lt;b&gt; &amp; <code>c</code></p>")
-                .split_whitespace()
-                .collect::<Vec<_>>(),
+            strip_tags("<p>a &lt;b&gt; &amp; <code>c</code></p>").split_whitespace().collect::<Vec<_>>(),
             vec!["a", "<b>", "&", "c"]
         );
     }

@@ -38,9 +38,7 @@ pub fn blocks(markdown: &str) -> Vec<Block> {
         match event {
             Event::Start(Tag::CodeBlock(kind)) => {
                 let lang = match kind {
-                    CodeBlockKind::Fenced(info) => {
-                        info.split_whitespace().next().unwrap_or("").to_string()
-                    }
+                    CodeBlockKind::Fenced(info) => info.split_whitespace().next().unwrap_or("").to_string(),
                     CodeBlockKind::Indented => String::new(),
                 };
                 code = Some((lang, String::new()));
@@ -93,12 +91,10 @@ pub fn blocks(markdown: &str) -> Vec<Block> {
                 }
             }
             Event::End(TagEnd::Paragraph) => text.push(' '),
-            Event::Text(t) | Event::Code(t) | Event::Html(t) | Event::InlineHtml(t) => {
-                match code.as_mut() {
-                    Some((_, body)) => body.push_str(&t),
-                    None => text.push_str(&t),
-                }
-            }
+            Event::Text(t) | Event::Code(t) | Event::Html(t) | Event::InlineHtml(t) => match code.as_mut() {
+                Some((_, body)) => body.push_str(&t),
+                None => text.push_str(&t),
+            },
             Event::SoftBreak | Event::HardBreak => text.push(' '),
             _ => {}
         }
@@ -114,23 +110,9 @@ fn clean(text: &str) -> String {
 pub fn html(markdown: &str) -> String {
     let events = Parser::new_ext(markdown, options()).filter_map(|event| match event {
         Event::Html(raw) | Event::InlineHtml(raw) => Some(Event::Text(raw)),
-        Event::Start(Tag::Link {
-            link_type,
-            dest_url,
-            title,
-            id,
-        }) => {
-            let dest_url = if safe_url(&dest_url) {
-                dest_url
-            } else {
-                CowStr::Borrowed("#")
-            };
-            Some(Event::Start(Tag::Link {
-                link_type,
-                dest_url,
-                title,
-                id,
-            }))
+        Event::Start(Tag::Link { link_type, dest_url, title, id }) => {
+            let dest_url = if safe_url(&dest_url) { dest_url } else { CowStr::Borrowed("#") };
+            Some(Event::Start(Tag::Link { link_type, dest_url, title, id }))
         }
         Event::Start(Tag::Image { .. }) | Event::End(TagEnd::Image) => None,
         other => Some(other),
@@ -143,9 +125,7 @@ pub fn html(markdown: &str) -> String {
 fn safe_url(url: &str) -> bool {
     let lower = url.trim().to_ascii_lowercase();
     match lower.split_once(':') {
-        Some((scheme, _))
-            if !scheme.contains('/') && !scheme.contains('#') && !scheme.contains('?') =>
-        {
+        Some((scheme, _)) if !scheme.contains('/') && !scheme.contains('#') && !scheme.contains('?') => {
             matches!(scheme, "http" | "https" | "mailto")
         }
         _ => true,
@@ -158,7 +138,8 @@ mod tests {
 
     #[test]
     fn raw_html_and_scripts_never_survive() {
-        let out = html("Hello <script>alert(1)</script> <img src=x onerror=alert(1)>\n\n<div onclick=\"x()\">block</div>\n");
+        let out =
+            html("Hello <script>alert(1)</script> <img src=x onerror=alert(1)>\n\n<div onclick=\"x()\">block</div>\n");
         assert!(!out.contains("<script"), "{out}");
         assert!(!out.contains("<img"), "{out}");
         assert!(!out.contains("<div"), "{out}");
@@ -167,7 +148,8 @@ mod tests {
 
     #[test]
     fn unsafe_link_schemes_are_dropped() {
-        let out = html("[a](javascript:alert(1)) [b](https://pytorch.org) [c](#/runbooks/x) [d](JavaScript:x) ![i](data:x)");
+        let out =
+            html("[a](javascript:alert(1)) [b](https://pytorch.org) [c](#/runbooks/x) [d](JavaScript:x) ![i](data:x)");
         assert!(!out.to_lowercase().contains("javascript:"), "{out}");
         assert!(out.contains("href=\"https://pytorch.org\""));
         assert!(out.contains("href=\"#/runbooks/x\""));
@@ -189,12 +171,6 @@ mod tests {
         assert_eq!(b[2], Block::ListItem("one".into()));
         assert_eq!(b[3], Block::ListItem("nested".into()));
         assert_eq!(b[4], Block::ListItem("two".into()));
-        assert_eq!(
-            b[5],
-            Block::Code {
-                lang: "bash".into(),
-                text: "export X=1\n".into()
-            }
-        );
+        assert_eq!(b[5], Block::Code { lang: "bash".into(), text: "export X=1\n".into() });
     }
 }

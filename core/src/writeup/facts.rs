@@ -2,9 +2,7 @@
 //! memory requested and available, PyTorch's allocation figures.
 
 use crate::runbook::Facts;
-use crate::scan::{
-    after, find_all_ci, find_ci, integer_before, leading_integer, size_after, size_before,
-};
+use crate::scan::{after, find_all_ci, find_ci, integer_before, leading_integer, size_after, size_before};
 use crate::units::UnitConvention::{Binary, Decimal};
 
 pub fn extract(text: &str) -> Facts {
@@ -19,25 +17,20 @@ pub fn extract(text: &str) -> Facts {
             .or_else(|| size_after(text, "requested:", Binary)),
         node_memory: size_after(text, "per-node memory available", Binary)
             .or_else(|| find_all_ci(text, "available").find_map(|i| size_before(text, i, Binary))),
-        gpu_requested: size_after(text, "tried to allocate", Decimal)
-            .or_else(|| size_after(text, "needed", Decimal)),
+        gpu_requested: size_after(text, "tried to allocate", Decimal).or_else(|| size_after(text, "needed", Decimal)),
         gpu_capacity: size_after(text, "total capacity of", Decimal)
             .or_else(|| size_after(text, "total capacty of", Decimal)),
         gpu_free: size_after(text, "of which", Decimal).or_else(|| {
             after(text, "only").and_then(|rest| {
                 let free = find_ci(rest, "free")?;
-                (free < 16)
-                    .then(|| size_before(rest, free, Decimal))
-                    .flatten()
+                (free < 16).then(|| size_before(rest, free, Decimal)).flatten()
             })
         }),
         other_process: find_all_ci(text, "process ")
             .filter_map(|i| {
                 let rest = &text[i + 8..];
                 let digits = rest.find(|c: char| !c.is_ascii_digit())?;
-                (digits >= 3)
-                    .then(|| crate::scan::leading_size(&rest[digits..], Decimal))
-                    .flatten()
+                (digits >= 3).then(|| crate::scan::leading_size(&rest[digits..], Decimal)).flatten()
             })
             .next(),
         total_workers: find_ci(text, "total workers")

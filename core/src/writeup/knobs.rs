@@ -12,32 +12,20 @@ pub fn from_table(header: &[String], rows: &[Vec<String>]) -> Vec<KnobChange> {
     let column = |names: &[&str]| {
         header.iter().position(|h| {
             let h = h.to_ascii_lowercase();
-            names
-                .iter()
-                .any(|n| h.split_whitespace().next() == Some(n) || h == *n)
+            names.iter().any(|n| h.split_whitespace().next() == Some(n) || h == *n)
         })
     };
-    let (Some(old), Some(new)) = (
-        column(&["old", "before", "from", "current", "was"]),
-        column(&["new", "after", "to", "now"]),
-    ) else {
+    let (Some(old), Some(new)) =
+        (column(&["old", "before", "from", "current", "was"]), column(&["new", "after", "to", "now"]))
+    else {
         return Vec::new();
     };
-    let note = header
-        .iter()
-        .enumerate()
-        .position(|(i, _)| i != 0 && i != old && i != new);
+    let note = header.iter().enumerate().position(|(i, _)| i != 0 && i != old && i != new);
     rows.iter()
         .filter_map(|row| {
             let knob = row.first()?.trim().to_string();
-            let (old, new) = (
-                row.get(old)?.trim().to_string(),
-                row.get(new)?.trim().to_string(),
-            );
-            let note = note
-                .and_then(|i| row.get(i))
-                .map(|n| n.trim().to_string())
-                .filter(|n| !n.is_empty());
+            let (old, new) = (row.get(old)?.trim().to_string(), row.get(new)?.trim().to_string());
+            let note = note.and_then(|i| row.get(i)).map(|n| n.trim().to_string()).filter(|n| !n.is_empty());
             (!knob.is_empty() && !new.is_empty()).then_some(KnobChange {
                 knob,
                 old: Some(old).filter(|o| !o.is_empty()),
@@ -55,17 +43,7 @@ pub fn from_table(header: &[String], rows: &[Vec<String>]) -> Vec<KnobChange> {
 pub fn from_code(lang: &str, code: &str) -> Vec<KnobChange> {
     let config = matches!(
         lang,
-        "" | "bash"
-            | "sh"
-            | "shell"
-            | "console"
-            | "yaml"
-            | "yml"
-            | "toml"
-            | "ini"
-            | "env"
-            | "slurm"
-            | "text"
+        "" | "bash" | "sh" | "shell" | "console" | "yaml" | "yml" | "toml" | "ini" | "env" | "slurm" | "text"
     );
     if config {
         code.lines().filter_map(code_line).collect()
@@ -87,28 +65,17 @@ fn code_line(line: &str) -> Option<KnobChange> {
     if key.ends_with(' ') || value.starts_with(' ') {
         return None;
     }
-    let is_key = !key.is_empty()
-        && key
-            .chars()
-            .all(|c| c.is_alphanumeric() || "._-".contains(c));
+    let is_key = !key.is_empty() && key.chars().all(|c| c.is_alphanumeric() || "._-".contains(c));
     if !is_key || value.is_empty() || value.contains(' ') {
         return None;
     }
     let old = comment.and_then(old_value_in_comment);
-    Some(KnobChange {
-        knob: key.to_string(),
-        old,
-        new: value.to_string(),
-        note: comment.map(str::to_string),
-    })
+    Some(KnobChange { knob: key.to_string(), old, new: value.to_string(), note: comment.map(str::to_string) })
 }
 
 fn split_comment(text: &str) -> (&str, Option<&str>) {
     match text.find(" #") {
-        Some(i) => (
-            &text[..i],
-            Some(text[i + 2..].trim()).filter(|c| !c.is_empty()),
-        ),
+        Some(i) => (&text[..i], Some(text[i + 2..].trim()).filter(|c| !c.is_empty())),
         None => (text, None),
     }
 }
@@ -124,9 +91,7 @@ fn old_value_in_comment(comment: &str) -> Option<String> {
         if let Some(i) = lower.find(marker) {
             let word = comment[i + marker.len()..].split_whitespace().next()?;
             let word = word.trim_end_matches([',', ';', ')', '.']);
-            if word.chars().any(|c| c.is_ascii_digit())
-                || matches!(word, "true" | "false" | "True" | "False")
-            {
+            if word.chars().any(|c| c.is_ascii_digit()) || matches!(word, "true" | "false" | "True" | "False") {
                 return Some(word.to_string());
             }
         }
@@ -137,19 +102,11 @@ fn old_value_in_comment(comment: &str) -> Option<String> {
 /// A change stated in a sentence or list item.
 pub fn prose_change(text: &str) -> Option<KnobChange> {
     let text: String = text.replace("**", "").replace('`', "");
-    let text = text
-        .trim()
-        .trim_start_matches(|c: char| !c.is_alphanumeric() && c != '-' && c != '#')
-        .trim();
+    let text = text.trim().trim_start_matches(|c: char| !c.is_alphanumeric() && c != '-' && c != '#').trim();
     if let Some((left, right)) = ARROWS.iter().find_map(|a| text.split_once(a)) {
         let (knob, old) = knob_and_old(left)?;
         let (new, note) = first_word(right)?;
-        return Some(KnobChange {
-            knob,
-            old: Some(old),
-            new,
-            note,
-        });
+        return Some(KnobChange { knob, old: Some(old), new, note });
     }
     let lower = text.to_ascii_lowercase();
     let from = lower.find(" from ")?;
@@ -157,12 +114,7 @@ pub fn prose_change(text: &str) -> Option<KnobChange> {
     let knob = strip_verb(last_clause(&text[..from]));
     let old = text[from + 6..to].trim().to_string();
     let (new, note) = first_word(&text[to + 4..])?;
-    (valueish(&old) && valueish(&new) && !knob.is_empty()).then(|| KnobChange {
-        knob,
-        old: Some(old),
-        new,
-        note,
-    })
+    (valueish(&old) && valueish(&new) && !knob.is_empty()).then(|| KnobChange { knob, old: Some(old), new, note })
 }
 
 /// Left of an arrow: "Memory: 256GB" -> ("Memory", "256GB"); "RL_BATCH_SIZE from 8" -> ("RL_BATCH_SIZE", "8").
@@ -177,31 +129,19 @@ fn knob_and_old(left: &str) -> Option<(String, String)> {
         return None;
     };
     let old = old.split_whitespace().last()?.to_string();
-    let knob = strip_verb(if lower.contains(" from ") {
-        last_clause(knob)
-    } else {
-        knob
-    });
+    let knob = strip_verb(if lower.contains(" from ") { last_clause(knob) } else { knob });
     (valueish(&old) && !knob.is_empty() && knob.len() <= 60).then_some((knob, old))
 }
 
 fn first_word(right: &str) -> Option<(String, Option<String>)> {
     let right = right.trim();
-    let word = right
-        .split_whitespace()
-        .next()?
-        .trim_end_matches([',', ';', '.', ')']);
+    let word = right.split_whitespace().next()?.trim_end_matches([',', ';', '.', ')']);
     if !valueish(word) {
         return None;
     }
     let rest = right[right.find(word).map_or(0, |i| i + word.len())..].trim();
-    let rest = rest
-        .trim_start_matches(|c: char| c == ')' || c == ',' || c == ';')
-        .trim();
-    Some((
-        word.to_string(),
-        (!rest.is_empty()).then(|| rest.to_string()),
-    ))
+    let rest = rest.trim_start_matches(|c: char| c == ')' || c == ',' || c == ';').trim();
+    Some((word.to_string(), (!rest.is_empty()).then(|| rest.to_string())))
 }
 
 /// "Identified fix: reduce num_workers" -> "reduce num_workers".
@@ -241,10 +181,7 @@ fn strip_verb(knob: &str) -> String {
 fn valueish(word: &str) -> bool {
     let w = word.trim_start_matches(['~', '≈']);
     w.chars().next().is_some_and(|c| c.is_ascii_digit())
-        || matches!(
-            w.to_ascii_lowercase().as_str(),
-            "true" | "false" | "on" | "off" | "none"
-        )
+        || matches!(w.to_ascii_lowercase().as_str(), "true" | "false" | "on" | "off" | "none")
 }
 
 #[cfg(test)]
@@ -262,30 +199,12 @@ mod tests {
     #[test]
     fn prose_arrows_and_from_to() {
         let cases = [
-            (
-                "Memory: 256GB → 400GB per node",
-                change("Memory", Some("256GB"), "400GB"),
-            ),
-            (
-                "**Reduced batch size: 64 → 32**",
-                change("batch size", Some("64"), "32"),
-            ),
-            (
-                "Changed `RL_BATCH_SIZE` from **8 → 4** in `run_e1.sh`:",
-                change("RL_BATCH_SIZE", Some("8"), "4"),
-            ),
-            (
-                "Reduce `num_workers` from 8 to 2 per GPU",
-                change("num_workers", Some("8"), "2"),
-            ),
-            (
-                "✅ Workers: 2 → 1 per GPU",
-                change("Workers", Some("2"), "1"),
-            ),
-            (
-                "✅ Identified fix: reduce `num_workers` from 8 to 2 per GPU",
-                change("num_workers", Some("8"), "2"),
-            ),
+            ("Memory: 256GB → 400GB per node", change("Memory", Some("256GB"), "400GB")),
+            ("**Reduced batch size: 64 → 32**", change("batch size", Some("64"), "32")),
+            ("Changed `RL_BATCH_SIZE` from **8 → 4** in `run_e1.sh`:", change("RL_BATCH_SIZE", Some("8"), "4")),
+            ("Reduce `num_workers` from 8 to 2 per GPU", change("num_workers", Some("8"), "2")),
+            ("✅ Workers: 2 → 1 per GPU", change("Workers", Some("2"), "1")),
+            ("✅ Identified fix: reduce `num_workers` from 8 to 2 per GPU", change("num_workers", Some("8"), "2")),
         ];
         for (text, expected) in cases {
             let got = prose_change(text).unwrap_or_else(|| panic!("no change in {text:?}"));
@@ -305,11 +224,7 @@ mod tests {
                 change("--mem", Some("256GB"), "400GB"),
                 change("--nodes", None, "4"),
                 change("dataloader.params.batch_size", Some("22"), "20"),
-                change(
-                    "actor_rollout_ref.rollout.gpu_memory_utilization",
-                    Some("0.6"),
-                    "0.4"
-                ),
+                change("actor_rollout_ref.rollout.gpu_memory_utilization", Some("0.6"), "0.4"),
                 change("RL_BATCH_SIZE", Some("8"), "4"),
             ]
         );
@@ -323,16 +238,12 @@ mod tests {
 
     #[test]
     fn tables_with_old_and_new_columns() {
-        let header: Vec<String> = ["Parameter", "Before", "After", "Reason"]
-            .map(String::from)
-            .to_vec();
+        let header: Vec<String> = ["Parameter", "Before", "After", "Reason"].map(String::from).to_vec();
         let rows = vec![["Batch", "64", "32", "OOM"].map(String::from).to_vec()];
         let got = from_table(&header, &rows);
         assert_eq!(triple(&got[0]), change("Batch", Some("64"), "32"));
         assert_eq!(got[0].note.as_deref(), Some("OOM"));
-        let no_knobs: Vec<String> = ["Configuration", "GPUs", "Time/Epoch"]
-            .map(String::from)
-            .to_vec();
+        let no_knobs: Vec<String> = ["Configuration", "GPUs", "Time/Epoch"].map(String::from).to_vec();
         assert!(from_table(&no_knobs, &rows).is_empty());
     }
 }

@@ -28,10 +28,7 @@ pub struct CompileError {
 
 impl CompileError {
     pub fn new(line: usize, message: impl Into<String>) -> CompileError {
-        CompileError {
-            line,
-            message: message.into(),
-        }
+        CompileError { line, message: message.into() }
     }
 }
 
@@ -44,11 +41,7 @@ pub struct FileError {
 
 impl fmt::Display for FileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}: {}",
-            self.file, self.error.line, self.error.message
-        )
+        write!(f, "{}:{}: {}", self.file, self.error.line, self.error.message)
     }
 }
 
@@ -64,12 +57,7 @@ pub enum Mode {
 
 /// Compiles one write-up. `source` names the file in errors and in the result;
 /// `default_kind` applies when the front matter has no `kind`.
-pub fn compile(
-    source: &str,
-    text: &str,
-    default_kind: DocKind,
-    mode: Mode,
-) -> Result<Runbook, CompileError> {
+pub fn compile(source: &str, text: &str, default_kind: DocKind, mode: Mode) -> Result<Runbook, CompileError> {
     let text = mojibake::repair(text);
     let (matter, body, body_line) = front_matter::split(&text)?;
     let (heading, sections) = outline::split(body, body_line);
@@ -78,19 +66,13 @@ pub fn compile(
         (Some((t, _)), _) => t.to_string(),
         (None, Some((t, _))) => t.clone(),
         (None, None) => {
-            return Err(CompileError::new(
-                body_line,
-                "no title: add a `# Title` line or `title:` in the front matter",
-            ))
+            return Err(CompileError::new(body_line, "no title: add a `# Title` line or `title:` in the front matter"))
         }
     };
     let slug = match matter.text("slug") {
         Some((slug, line)) => {
             if !is_slug(slug) {
-                return Err(CompileError::new(
-                    line,
-                    format!("slug `{slug}` may hold only a-z, 0-9 and -"),
-                ));
+                return Err(CompileError::new(line, format!("slug `{slug}` may hold only a-z, 0-9 and -")));
             }
             slug.to_string()
         }
@@ -101,25 +83,18 @@ pub fn compile(
         Some(("incident", _)) => DocKind::Incident,
         Some(("guide", _)) => DocKind::Guide,
         Some((other, line)) => {
-            return Err(CompileError::new(
-                line,
-                format!("kind `{other}` is not `incident` or `guide`"),
-            ))
+            return Err(CompileError::new(line, format!("kind `{other}` is not `incident` or `guide`")))
         }
     };
     let date = match matter.text("date").or_else(|| matter.text("created")) {
-        Some((d, line)) => Some(
-            iso_date(d)
-                .ok_or_else(|| CompileError::new(line, format!("date `{d}` is not YYYY-MM-DD")))?,
-        ),
+        Some((d, line)) => {
+            Some(iso_date(d).ok_or_else(|| CompileError::new(line, format!("date `{d}` is not YYYY-MM-DD")))?)
+        }
         None => date_in_title(&title),
     };
     let memory = match matter.text("memory") {
         Some((m, line)) => Some(MemoryKind::parse(m).ok_or_else(|| {
-            CompileError::new(
-                line,
-                format!("memory `{m}` is not one of gpu, host, job-limit, shm, none"),
-            )
+            CompileError::new(line, format!("memory `{m}` is not one of gpu, host, job-limit, shm, none"))
         })?),
         None if kind == DocKind::Incident && mode == Mode::Raw => Some(infer_memory(&text)),
         None => None,
@@ -127,10 +102,7 @@ pub fn compile(
     let stack = match matter.list("stack") {
         Some((items, line)) => items
             .iter()
-            .map(|s| {
-                Stack::parse(s)
-                    .ok_or_else(|| CompileError::new(line, format!("unknown stack `{s}`")))
-            })
+            .map(|s| Stack::parse(s).ok_or_else(|| CompileError::new(line, format!("unknown stack `{s}`"))))
             .collect::<Result<Vec<_>, _>>()?,
         None if mode == Mode::Raw => infer_stack(&text),
         None => Vec::new(),
@@ -138,8 +110,7 @@ pub fn compile(
     let tags = matter.list("tags").map(|(t, _)| t).unwrap_or_default();
 
     let mut body = structure::build(&sections);
-    body.related
-        .extend(matter.list("related").map(|(r, _)| r).unwrap_or_default());
+    body.related.extend(matter.list("related").map(|(r, _)| r).unwrap_or_default());
     body.related.dedup();
     if let Some((summary, _)) = matter.text("summary") {
         body.summary = summary.to_string();
@@ -149,31 +120,22 @@ pub fn compile(
         if kind == DocKind::Incident {
             required.extend(["memory", "stack"]);
         }
-        if let Some(missing) = required
-            .iter()
-            .find(|k| !matter.entries.iter().any(|(key, _, _)| key == *k))
-        {
-            return Err(CompileError::new(
-                1,
-                format!("front matter needs `{missing}:`"),
-            ));
+        if let Some(missing) = required.iter().find(|k| !matter.entries.iter().any(|(key, _, _)| key == *k)) {
+            return Err(CompileError::new(1, format!("front matter needs `{missing}:`")));
         }
         if kind == DocKind::Incident && body.fixes.is_empty() {
             let line = heading.as_ref().map_or(body_line, |h| h.1);
-            return Err(CompileError::new(
-                line,
-                "an incident needs at least one fix section (e.g. `## Fix: ...`)",
-            ));
+            return Err(CompileError::new(line, "an incident needs at least one fix section (e.g. `## Fix: ...`)"));
         }
-        if let Some((fix, line)) = body
-            .fixes
-            .iter()
-            .zip(&body.fix_lines)
-            .find(|(f, _)| f.knobs.is_empty() && f.commands.is_empty())
+        if let Some((fix, line)) =
+            body.fixes.iter().zip(&body.fix_lines).find(|(f, _)| f.knobs.is_empty() && f.commands.is_empty())
         {
             return Err(CompileError::new(
                 *line,
-                format!("fix `{}` states no knob change (a table with Old/New columns, `key=value`, or `x: a → b`)", fix.title),
+                format!(
+                    "fix `{}` states no knob change (a table with Old/New columns, `key=value`, or `x: a → b`)",
+                    fix.title
+                ),
             ));
         }
     }
@@ -206,35 +168,21 @@ pub fn compile_corpus(files: &[(String, String, DocKind)]) -> Result<Vec<Runbook
     for (file, text, kind) in files {
         match compile(file, text, *kind, Mode::Content) {
             Ok(r) => runbooks.push(r),
-            Err(error) => errors.push(FileError {
-                file: file.clone(),
-                error,
-            }),
+            Err(error) => errors.push(FileError { file: file.clone(), error }),
         }
     }
-    let slugs: Vec<(String, String)> = runbooks
-        .iter()
-        .map(|r| (r.slug.clone(), r.title.to_lowercase()))
-        .collect();
+    let slugs: Vec<(String, String)> = runbooks.iter().map(|r| (r.slug.clone(), r.title.to_lowercase())).collect();
     for (i, runbook) in runbooks.iter_mut().enumerate() {
         if let Some(first) = slugs[..i].iter().position(|(s, _)| *s == runbook.slug) {
             errors.push(FileError {
                 file: runbook.source.clone(),
-                error: CompileError::new(
-                    1,
-                    format!(
-                        "slug `{}` is already used by {}",
-                        runbook.slug, files[first].0
-                    ),
-                ),
+                error: CompileError::new(1, format!("slug `{}` is already used by {}", runbook.slug, files[first].0)),
             });
         }
         let mut resolved = Vec::new();
         for target in &runbook.related {
             let wanted = target.to_lowercase();
-            match slugs.iter().find(|(slug, title)| {
-                *slug == wanted || *title == wanted || *slug == slugify(target)
-            }) {
+            match slugs.iter().find(|(slug, title)| *slug == wanted || *title == wanted || *slug == slugify(target)) {
                 Some((slug, _)) => resolved.push(slug.clone()),
                 None => errors.push(FileError {
                     file: runbook.source.clone(),
@@ -258,21 +206,13 @@ pub fn compile_corpus(files: &[(String, String, DocKind)]) -> Result<Vec<Runbook
 /// order) and compiles them as one corpus. Paths in errors are as given.
 pub fn compile_dir(dir: &std::path::Path) -> Result<Vec<Runbook>, Vec<FileError>> {
     let mut files = Vec::new();
-    let io_error = |file: String, e: std::io::Error| {
-        vec![FileError {
-            file,
-            error: CompileError::new(1, e.to_string()),
-        }]
-    };
+    let io_error =
+        |file: String, e: std::io::Error| vec![FileError { file, error: CompileError::new(1, e.to_string()) }];
     for (sub, kind) in [("incidents", DocKind::Incident), ("guides", DocKind::Guide)] {
         let folder = dir.join(sub);
-        let entries =
-            std::fs::read_dir(&folder).map_err(|e| io_error(folder.display().to_string(), e))?;
-        let mut paths: Vec<_> = entries
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "md"))
-            .collect();
+        let entries = std::fs::read_dir(&folder).map_err(|e| io_error(folder.display().to_string(), e))?;
+        let mut paths: Vec<_> =
+            entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "md")).collect();
         paths.sort();
         for path in paths {
             let name = path.display().to_string();
@@ -284,15 +224,11 @@ pub fn compile_dir(dir: &std::path::Path) -> Result<Vec<Runbook>, Vec<FileError>
 }
 
 fn line_of(text: &str, needle: &str) -> usize {
-    text.lines()
-        .position(|l| l.contains(needle))
-        .map_or(1, |i| i + 1)
+    text.lines().position(|l| l.contains(needle)).map_or(1, |i| i + 1)
 }
 
 fn is_slug(s: &str) -> bool {
-    !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
 /// "OOM Fix — 2025-10-06" -> "oom-fix-2025-10-06".
@@ -337,10 +273,8 @@ fn date_in_title(title: &str) -> Option<String> {
         "november",
         "december",
     ];
-    let words: Vec<&str> = title
-        .split(|c: char| c.is_whitespace() || c == '(' || c == ')')
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words: Vec<&str> =
+        title.split(|c: char| c.is_whitespace() || c == '(' || c == ')').filter(|w| !w.is_empty()).collect();
     if let Some(iso) = words.iter().find_map(|w| iso_date(w)) {
         return Some(iso);
     }
@@ -348,80 +282,34 @@ fn date_in_title(title: &str) -> Option<String> {
         let month = MONTHS.iter().position(|m| *m == w[0].to_lowercase())? + 1;
         let day: u32 = w[1].trim_end_matches(',').parse().ok()?;
         let year: u32 = w[2].parse().ok()?;
-        ((1..=31).contains(&day) && (1900..=2999).contains(&year))
-            .then(|| format!("{year:04}-{month:02}-{day:02}"))
+        ((1..=31).contains(&day) && (1900..=2999).contains(&year)).then(|| format!("{year:04}-{month:02}-{day:02}"))
     })
 }
 
 /// The memory a raw write-up is about, from the words it uses most.
 fn infer_memory(text: &str) -> MemoryKind {
-    let count = |words: &[&str]| {
-        words
-            .iter()
-            .map(|w| crate::scan::find_all_ci(text, w).count())
-            .sum::<usize>()
-    };
+    let count = |words: &[&str]| words.iter().map(|w| crate::scan::find_all_ci(text, w).count()).sum::<usize>();
     let scores = [
         (
             MemoryKind::JobLimit,
-            count(&[
-                "oom_kill",
-                "oom-kill event",
-                "--mem",
-                "job memory limit",
-                "out_of_memory",
-                "per node",
-            ]),
+            count(&["oom_kill", "oom-kill event", "--mem", "job memory limit", "out_of_memory", "per node"]),
         ),
         (
             MemoryKind::Gpu,
-            count(&[
-                "cuda out of memory",
-                "outofmemoryerror",
-                "tried to allocate",
-                "vram",
-                "gpu memory",
-            ]),
+            count(&["cuda out of memory", "outofmemoryerror", "tried to allocate", "vram", "gpu memory"]),
         ),
-        (
-            MemoryKind::Host,
-            count(&[
-                "killed process",
-                "system ram",
-                " ram",
-                "oom killer",
-                "total-vm",
-            ]),
-        ),
-        (
-            MemoryKind::Shm,
-            count(&["/dev/shm", "bus error", "shm-size"]),
-        ),
+        (MemoryKind::Host, count(&["killed process", "system ram", " ram", "oom killer", "total-vm"])),
+        (MemoryKind::Shm, count(&["/dev/shm", "bus error", "shm-size"])),
     ];
-    scores
-        .iter()
-        .max_by_key(|(_, n)| *n)
-        .filter(|(_, n)| *n > 0)
-        .map_or(MemoryKind::None, |(k, _)| *k)
+    scores.iter().max_by_key(|(_, n)| *n).filter(|(_, n)| *n > 0).map_or(MemoryKind::None, |(k, _)| *k)
 }
 
 fn infer_stack(text: &str) -> Vec<Stack> {
-    let mentions = |words: &[&str]| {
-        words
-            .iter()
-            .any(|w| crate::scan::find_ci(text, w).is_some())
-    };
+    let mentions = |words: &[&str]| words.iter().any(|w| crate::scan::find_ci(text, w).is_some());
     let rules: [(Stack, &[&str]); 12] = [
         (Stack::Pytorch, &["torch", "pytorch", "cuda out of memory"]),
         (Stack::Slurm, &["slurm", "sbatch", "#sbatch", "srun"]),
-        (
-            Stack::Linux,
-            &[
-                "oom-kill:constraint",
-                "out of memory: killed process",
-                "dmesg",
-            ],
-        ),
+        (Stack::Linux, &["oom-kill:constraint", "out of memory: killed process", "dmesg"]),
         (Stack::Lightning, &["lightning", "accumulate_grad_batches"]),
         (Stack::Deepspeed, &["deepspeed", "zero-3", "zero3"]),
         (Stack::Fsdp, &["fsdp"]),
@@ -432,11 +320,7 @@ fn infer_stack(text: &str) -> Vec<Stack> {
         (Stack::Kubernetes, &["kubernetes", "kubectl", "oomkilled"]),
         (Stack::Wandb, &["wandb", "w&b"]),
     ];
-    rules
-        .iter()
-        .filter(|(_, words)| mentions(words))
-        .map(|(s, _)| *s)
-        .collect()
+    rules.iter().filter(|(_, words)| mentions(words)).map(|(s, _)| *s).collect()
 }
 
 #[cfg(test)]

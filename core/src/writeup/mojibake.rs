@@ -7,18 +7,17 @@
 
 /// Windows-1252's 0x80..=0x9F; other bytes in 0xA0..=0xFF are Latin-1.
 const CP1252_HIGH: [char; 32] = [
-    '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8D}', 'Ž', '\u{8F}',
-    '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9D}', 'ž', 'Ÿ',
+    '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8D}', 'Ž', '\u{8F}', '\u{90}', '‘', '’',
+    '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9D}', 'ž', 'Ÿ',
 ];
 
 /// Mac Roman's 0x80..=0xFF.
 const MAC_ROMAN_HIGH: [char; 128] = [
-    'Ä', 'Å', 'Ç', 'É', 'Ñ', 'Ö', 'Ü', 'á', 'à', 'â', 'ä', 'ã', 'å', 'ç', 'é', 'è', 'ê', 'ë', 'í',
-    'ì', 'î', 'ï', 'ñ', 'ó', 'ò', 'ô', 'ö', 'õ', 'ú', 'ù', 'û', 'ü', '†', '°', '¢', '£', '§', '•',
-    '¶', 'ß', '®', '©', '™', '´', '¨', '≠', 'Æ', 'Ø', '∞', '±', '≤', '≥', '¥', 'µ', '∂', '∑', '∏',
-    'π', '∫', 'ª', 'º', 'Ω', 'æ', 'ø', '¿', '¡', '¬', '√', 'ƒ', '≈', '∆', '«', '»', '…', '\u{A0}',
-    'À', 'Ã', 'Õ', 'Œ', 'œ', '–', '—', '“', '”', '‘', '’', '÷', '◊', 'ÿ', 'Ÿ', '⁄', '€', '‹', '›',
-    'ﬁ', 'ﬂ', '‡', '·', '‚', '„', '‰', 'Â', 'Ê', 'Á', 'Ë', 'È', 'Í', 'Î', 'Ï', 'Ì', 'Ó', 'Ô',
+    'Ä', 'Å', 'Ç', 'É', 'Ñ', 'Ö', 'Ü', 'á', 'à', 'â', 'ä', 'ã', 'å', 'ç', 'é', 'è', 'ê', 'ë', 'í', 'ì', 'î', 'ï', 'ñ',
+    'ó', 'ò', 'ô', 'ö', 'õ', 'ú', 'ù', 'û', 'ü', '†', '°', '¢', '£', '§', '•', '¶', 'ß', '®', '©', '™', '´', '¨', '≠',
+    'Æ', 'Ø', '∞', '±', '≤', '≥', '¥', 'µ', '∂', '∑', '∏', 'π', '∫', 'ª', 'º', 'Ω', 'æ', 'ø', '¿', '¡', '¬', '√', 'ƒ',
+    '≈', '∆', '«', '»', '…', '\u{A0}', 'À', 'Ã', 'Õ', 'Œ', 'œ', '–', '—', '“', '”', '‘', '’', '÷', '◊', 'ÿ', 'Ÿ', '⁄',
+    '€', '‹', '›', 'ﬁ', 'ﬂ', '‡', '·', '‚', '„', '‰', 'Â', 'Ê', 'Á', 'Ë', 'È', 'Í', 'Î', 'Ï', 'Ì', 'Ó', 'Ô',
     '\u{F8FF}', 'Ò', 'Ú', 'Û', 'Ù', 'ı', 'ˆ', '˜', '¯', '˘', '˙', '˚', '¸', '˝', '˛', 'ˇ',
 ];
 
@@ -36,16 +35,10 @@ impl Codepage {
                 if (0xA0..=0xFF).contains(&code) {
                     Some(code as u8)
                 } else {
-                    CP1252_HIGH
-                        .iter()
-                        .position(|&h| h == c)
-                        .map(|i| 0x80 + i as u8)
+                    CP1252_HIGH.iter().position(|&h| h == c).map(|i| 0x80 + i as u8)
                 }
             }
-            Codepage::MacRoman => MAC_ROMAN_HIGH
-                .iter()
-                .position(|&h| h == c)
-                .map(|i| 0x80 + i as u8),
+            Codepage::MacRoman => MAC_ROMAN_HIGH.iter().position(|&h| h == c).map(|i| 0x80 + i as u8),
         }
     }
 }
@@ -112,14 +105,8 @@ mod tests {
 
     #[test]
     fn repairs_windows_1252_round_trips() {
-        assert_eq!(
-            repair("~100GB+ per GPU â†’ **OOM**"),
-            "~100GB+ per GPU → **OOM**"
-        );
-        assert_eq!(
-            repair("âœ… Network errors: FIXED"),
-            "✅ Network errors: FIXED"
-        );
+        assert_eq!(repair("~100GB+ per GPU â†’ **OOM**"), "~100GB+ per GPU → **OOM**");
+        assert_eq!(repair("âœ… Network errors: FIXED"), "✅ Network errors: FIXED");
         assert_eq!(repair("ðŸ”§ Memory optimization"), "🔧 Memory optimization");
         assert_eq!(repair("CPUâ†”GPU transfer"), "CPU↔GPU transfer");
     }
@@ -128,20 +115,13 @@ mod tests {
     fn repairs_mac_roman_round_trips() {
         assert_eq!(repair("4 nodes √ó 4 L40S"), "4 nodes × 4 L40S");
         assert_eq!(repair("‚úÖ Environment setup"), "✅ Environment setup");
-        assert_eq!(
-            repair("## \u{F8FF}üéØ Current Status"),
-            "## 🎯 Current Status"
-        );
+        assert_eq!(repair("## \u{F8FF}üéØ Current Status"), "## 🎯 Current Status");
         assert_eq!(repair("80h ‚Üí 6h"), "80h → 6h");
     }
 
     #[test]
     fn keeps_real_text() {
-        for text in [
-            "naïve café — “quoted” → ✅ 21.3 → 5.19",
-            "Ünïcödé ok",
-            "plain ascii",
-        ] {
+        for text in ["naïve café — “quoted” → ✅ 21.3 → 5.19", "Ünïcödé ok", "plain ascii"] {
             assert_eq!(repair(text), text);
         }
     }

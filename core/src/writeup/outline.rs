@@ -33,12 +33,7 @@ pub enum SectionRole {
 pub fn split(body: &str, first_line: usize) -> (Option<(String, usize)>, Vec<RawSection>) {
     let mut title = None;
     let mut sections: Vec<RawSection> = Vec::new();
-    let mut preamble = RawSection {
-        level: 0,
-        heading: String::new(),
-        line: first_line,
-        body: String::new(),
-    };
+    let mut preamble = RawSection { level: 0, heading: String::new(), line: first_line, body: String::new() };
     let mut fence: Option<String> = None;
     for (index, line) in body.lines().enumerate() {
         let line_no = first_line + index;
@@ -54,12 +49,7 @@ pub fn split(body: &str, first_line: usize) -> (Option<(String, usize)>, Vec<Raw
                 title = Some((text, line_no));
                 continue;
             }
-            sections.push(RawSection {
-                level,
-                heading: text,
-                line: line_no,
-                body: String::new(),
-            });
+            sections.push(RawSection { level, heading: text, line: line_no, body: String::new() });
             continue;
         }
         let target = sections.last_mut().unwrap_or(&mut preamble);
@@ -82,12 +72,7 @@ fn heading(line: &str) -> Option<(usize, String)> {
     if !rest.is_empty() && !rest.starts_with(' ') {
         return None;
     }
-    let text = rest
-        .trim()
-        .trim_end_matches('#')
-        .trim()
-        .replace("**", "")
-        .replace('`', "");
+    let text = rest.trim().trim_end_matches('#').trim().replace("**", "").replace('`', "");
     Some((level, text))
 }
 
@@ -95,19 +80,9 @@ fn heading(line: &str) -> Option<(usize, String)> {
 pub fn normalise(heading: &str) -> String {
     let lowered: String = heading
         .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '-' || c == '\'' {
-                c.to_ascii_lowercase()
-            } else {
-                ' '
-            }
-        })
+        .map(|c| if c.is_alphanumeric() || c == '-' || c == '\'' { c.to_ascii_lowercase() } else { ' ' })
         .collect();
-    lowered
-        .split_whitespace()
-        .skip_while(|w| w.chars().all(|c| c.is_ascii_digit()))
-        .collect::<Vec<_>>()
-        .join(" ")
+    lowered.split_whitespace().skip_while(|w| w.chars().all(|c| c.is_ascii_digit())).collect::<Vec<_>>().join(" ")
 }
 
 /// Keywords match whole words (`effect` is not `effective`); a keyword ending
@@ -121,12 +96,10 @@ fn mentions(heading: &str, keyword: &str) -> bool {
             None => padded.contains(&format!(" {keyword} ")),
         };
     }
-    heading
-        .split(' ')
-        .any(|word| match keyword.strip_suffix('*') {
-            Some(prefix) => word.starts_with(prefix),
-            None => word == keyword || word.strip_suffix('s') == Some(keyword),
-        })
+    heading.split(' ').any(|word| match keyword.strip_suffix('*') {
+        Some(prefix) => word.starts_with(prefix),
+        None => word == keyword || word.strip_suffix('s') == Some(keyword),
+    })
 }
 
 pub fn role(heading: &str) -> SectionRole {
@@ -143,14 +116,7 @@ pub fn role(heading: &str) -> SectionRole {
         "cost",
     ]) {
         SectionRole::TradeOffs
-    } else if has(&[
-        "verif*",
-        "testing",
-        "test",
-        "how to test",
-        "monitor*",
-        "how to check",
-    ]) {
+    } else if has(&["verif*", "testing", "test", "how to test", "monitor*", "how to check"]) {
         SectionRole::Verification
     } else if has(&["root cause", "why oom*", "cause*", "why it*", "why the*"]) {
         SectionRole::RootCause
@@ -169,15 +135,7 @@ pub fn role(heading: &str) -> SectionRole {
         "implementation",
     ]) {
         SectionRole::Fixes
-    } else if has(&[
-        "symptom*",
-        "problem*",
-        "evidence",
-        "what happened",
-        "error*",
-        "signature*",
-        "timeline",
-    ]) {
+    } else if has(&["symptom*", "problem*", "evidence", "what happened", "error*", "signature*", "timeline"]) {
         SectionRole::Symptoms
     } else if has(&["summary", "overview", "tl dr", "tldr"]) {
         SectionRole::Summary
@@ -207,17 +165,13 @@ mod tests {
         assert_eq!(role("Problem Summary"), SectionRole::Symptoms);
         assert_eq!(role("Timeline of Events"), SectionRole::Symptoms);
         assert_eq!(role("📈 Next Steps (Post-Training)"), SectionRole::Other);
-        assert_eq!(
-            role("Option 3: Gradient Accumulation (Keep Large Effective Batch Size)"),
-            SectionRole::Fixes
-        );
+        assert_eq!(role("Option 3: Gradient Accumulation (Keep Large Effective Batch Size)"), SectionRole::Fixes);
         assert_eq!(role("Expected Memory Usage"), SectionRole::Effect);
     }
 
     #[test]
     fn ignores_hashes_inside_code_fences() {
-        let body =
-            "# Title\n## Fix\n```bash\n#SBATCH --mem=400GB\n# comment\n```\n## Lessons\n- one\n";
+        let body = "# Title\n## Fix\n```bash\n#SBATCH --mem=400GB\n# comment\n```\n## Lessons\n- one\n";
         let (title, sections) = split(body, 1);
         assert_eq!(title, Some(("Title".to_string(), 1)));
         assert_eq!(sections.len(), 2);

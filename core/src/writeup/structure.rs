@@ -30,16 +30,10 @@ pub fn build(sections: &[RawSection]) -> Body {
     let mut parents: Vec<(usize, SectionRole)> = Vec::new();
 
     for (index, section) in sections.iter().enumerate() {
-        let has_children = sections
-            .get(index + 1)
-            .is_some_and(|next| next.level > section.level);
+        let has_children = sections.get(index + 1).is_some_and(|next| next.level > section.level);
         body.related.extend(wiki_links(&section.body));
         parents.retain(|(level, _)| *level < section.level);
-        let own = if section.level == 0 {
-            SectionRole::Summary
-        } else {
-            role(&section.heading)
-        };
+        let own = if section.level == 0 { SectionRole::Summary } else { role(&section.heading) };
         let inherited = parents.last().map(|(_, r)| *r);
         let effective = match (own, inherited) {
             (SectionRole::Other, Some(parent)) => parent,
@@ -78,9 +72,7 @@ pub fn build(sections: &[RawSection]) -> Body {
             }
             SectionRole::Effect if text.trim().is_empty() => {}
             SectionRole::Effect => match body.fixes.last_mut() {
-                Some(last) if last.effect.is_none() && section.level > 2 => {
-                    last.effect = Some(text)
-                }
+                Some(last) if last.effect.is_none() && section.level > 2 => last.effect = Some(text),
                 _ => general_effect = Some(text),
             },
             SectionRole::TradeOffs => general_tradeoff = Some(text),
@@ -98,10 +90,7 @@ pub fn build(sections: &[RawSection]) -> Body {
                     }
                 }
                 if !text.trim().is_empty() {
-                    body.other_sections.push(Section {
-                        heading: section.heading.clone(),
-                        html: html(&markdown),
-                    });
+                    body.other_sections.push(Section { heading: section.heading.clone(), html: html(&markdown) });
                 }
             }
         }
@@ -126,23 +115,13 @@ fn append_html(target: &mut String, section: &RawSection, markdown: &str) {
 }
 
 fn fix(title: &str, parsed: &[Block], markdown: &str) -> Fix {
-    let mut fix = Fix {
-        title: clean_title(title),
-        html: html(markdown),
-        ..Fix::default()
-    };
+    let mut fix = Fix { title: clean_title(title), html: html(markdown), ..Fix::default() };
     // "**Impact**:" alone on a line labels the list that follows it.
     let mut open_label: Option<bool> = None;
     for block in parsed {
         if let (Some(is_effect), Block::ListItem(item)) = (open_label, block) {
-            let target = if is_effect {
-                &mut fix.effect
-            } else {
-                &mut fix.tradeoff
-            };
-            let joined = target
-                .take()
-                .map_or(item.clone(), |t| format!("{t}; {item}"));
+            let target = if is_effect { &mut fix.effect } else { &mut fix.tradeoff };
+            let joined = target.take().map_or(item.clone(), |t| format!("{t}; {item}"));
             *target = Some(joined);
             continue;
         }
@@ -155,12 +134,8 @@ fn fix(title: &str, parsed: &[Block], markdown: &str) -> Fix {
             }
             Block::Paragraph(t) | Block::ListItem(t) => {
                 let lower = t.to_ascii_lowercase();
-                let labelled_tradeoff = ["trade-off", "tradeoff", "cost:"]
-                    .iter()
-                    .any(|w| lower.starts_with(w));
-                let labelled_effect = ["impact", "effect", "expected", "benefit"]
-                    .iter()
-                    .any(|w| lower.starts_with(w));
+                let labelled_tradeoff = ["trade-off", "tradeoff", "cost:"].iter().any(|w| lower.starts_with(w));
+                let labelled_effect = ["impact", "effect", "expected", "benefit"].iter().any(|w| lower.starts_with(w));
                 if labelled_tradeoff || labelled_effect {
                     let rest = after_label(t);
                     if rest.is_empty() {
@@ -197,10 +172,7 @@ fn dedup_knobs(knobs: &mut Vec<KnobChange>) {
 /// "Option 1: Increase Memory Request (RECOMMENDED)" stays; "1. Preallocate" -> "Preallocate".
 fn clean_title(title: &str) -> String {
     let t = title.trim();
-    let t = t
-        .trim_start_matches(|c: char| c.is_ascii_digit())
-        .trim_start_matches(['.', ')'])
-        .trim();
+    let t = t.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches(['.', ')']).trim();
     if t.is_empty() {
         title.trim().to_string()
     } else {
@@ -209,10 +181,7 @@ fn clean_title(title: &str) -> String {
 }
 
 fn after_label(text: &str) -> String {
-    text.split_once(':')
-        .map_or(text, |(_, rest)| rest)
-        .trim()
-        .to_string()
+    text.split_once(':').map_or(text, |(_, rest)| rest).trim().to_string()
 }
 
 /// Items labelled "Solution: ..." / "Fix: ..." in sections that are about
@@ -230,16 +199,8 @@ fn labelled_fixes(parsed: &[Block]) -> Vec<Fix> {
                 if let Some(done) = open.take() {
                     fixes.push(done);
                 }
-                let mut fix = Fix {
-                    title: name.to_string(),
-                    html: html(text),
-                    ..Fix::default()
-                };
-                fix.knobs.extend(
-                    knobs::prose_change(rest)
-                        .into_iter()
-                        .chain(inline_settings(rest)),
-                );
+                let mut fix = Fix { title: name.to_string(), html: html(text), ..Fix::default() };
+                fix.knobs.extend(knobs::prose_change(rest).into_iter().chain(inline_settings(rest)));
                 if rest.trim().is_empty() && matches!(block, Block::Paragraph(_)) {
                     open = Some(fix);
                 } else {
@@ -267,9 +228,9 @@ fn labelled_fixes(parsed: &[Block]) -> Vec<Fix> {
 /// The text of a labelled item whose label has `wanted` role.
 fn labelled(parsed: &[Block], wanted: SectionRole) -> Option<String> {
     parsed.iter().find_map(|block| match block {
-        Block::Paragraph(t) | Block::ListItem(t) => label(t)
-            .filter(|(name, _)| role(name) == wanted)
-            .map(|(_, rest)| rest.to_string()),
+        Block::Paragraph(t) | Block::ListItem(t) => {
+            label(t).filter(|(name, _)| role(name) == wanted).map(|(_, rest)| rest.to_string())
+        }
         _ => None,
     })
 }
@@ -277,8 +238,7 @@ fn labelled(parsed: &[Block], wanted: SectionRole) -> Option<String> {
 /// "Root cause: x" -> ("Root cause", "x"), for short labels only.
 fn label(text: &str) -> Option<(&str, &str)> {
     let (name, rest) = text.split_once(':')?;
-    (name.split_whitespace().count() <= 4 && !name.contains('`'))
-        .then_some((name.trim(), rest.trim()))
+    (name.split_whitespace().count() <= 4 && !name.contains('`')).then_some((name.trim(), rest.trim()))
 }
 
 /// `num_workers=2` written inline in prose: a setting with no old value.
@@ -286,15 +246,8 @@ fn inline_settings(text: &str) -> Vec<KnobChange> {
     text.split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')')
         .filter_map(|word| {
             let (k, v) = word.split_once('=')?;
-            let ok = !k.is_empty()
-                && !v.is_empty()
-                && k.chars().all(|c| c.is_alphanumeric() || "._-".contains(c));
-            ok.then(|| KnobChange {
-                knob: k.to_string(),
-                old: None,
-                new: v.to_string(),
-                note: None,
-            })
+            let ok = !k.is_empty() && !v.is_empty() && k.chars().all(|c| c.is_alphanumeric() || "._-".contains(c));
+            ok.then(|| KnobChange { knob: k.to_string(), old: None, new: v.to_string(), note: None })
         })
         .collect()
 }
@@ -304,23 +257,12 @@ fn steps(parsed: &[Block]) -> Vec<Step> {
     for block in parsed {
         match block {
             Block::ListItem(t) | Block::Paragraph(t) => {
-                let command = t
-                    .split_once(": ")
-                    .map(|(_, c)| c.trim())
-                    .filter(|c| looks_like_command(c));
-                steps.push(Step {
-                    text: t.clone(),
-                    command: command.map(str::to_string),
-                });
+                let command = t.split_once(": ").map(|(_, c)| c.trim()).filter(|c| looks_like_command(c));
+                steps.push(Step { text: t.clone(), command: command.map(str::to_string) });
             }
             Block::Code { text, .. } => match steps.last_mut() {
-                Some(last) if last.command.is_none() => {
-                    last.command = Some(text.trim_end().to_string())
-                }
-                _ => steps.push(Step {
-                    text: "Run:".into(),
-                    command: Some(text.trim_end().to_string()),
-                }),
+                Some(last) if last.command.is_none() => last.command = Some(text.trim_end().to_string()),
+                _ => steps.push(Step { text: "Run:".into(), command: Some(text.trim_end().to_string()) }),
             },
             Block::Table { .. } => {}
         }
@@ -414,18 +356,8 @@ fn unwiki(markdown: &str) -> String {
         out.push_str(&rest[..start]);
         let inner = &rest[start + 2..start + len];
         let target = inner.split('|').next().unwrap_or(inner);
-        let label = inner
-            .split('|')
-            .nth(1)
-            .unwrap_or(inner)
-            .rsplit('/')
-            .next()
-            .unwrap_or(inner);
-        out.push_str(&format!(
-            "[{}](#/runbooks/{})",
-            label.trim(),
-            super::slugify(target)
-        ));
+        let label = inner.split('|').nth(1).unwrap_or(inner).rsplit('/').next().unwrap_or(inner);
+        out.push_str(&format!("[{}](#/runbooks/{})", label.trim(), super::slugify(target)));
         rest = &rest[start + len + 2..];
     }
     out.push_str(rest);

@@ -12,10 +12,7 @@ fn compiles_a_clean_write_up() {
     assert_eq!(r.fixes[0].title, "Fix: fewer workers");
     assert_eq!(r.fixes[0].knobs[0].old.as_deref(), Some("2"));
     assert_eq!(r.fixes[0].tradeoff.as_deref(), Some("slower input."));
-    assert_eq!(
-        r.symptoms.signatures,
-        vec!["Detected 4 oom_kill events in StepId=273202.0"]
-    );
+    assert_eq!(r.symptoms.signatures, vec!["Detected 4 oom_kill events in StepId=273202.0"]);
     assert_eq!(r.facts.oom_kill_events, Some(4));
 }
 
@@ -27,12 +24,7 @@ fn malformed_write_ups_name_the_line() {
     assert!(err.message.contains("vram"), "{}", err.message);
 
     let bad_date = CLEAN.replace("date: 2025-10-16", "date: 16/10/2025");
-    assert_eq!(
-        compile("x.md", &bad_date, DocKind::Incident, Mode::Content)
-            .unwrap_err()
-            .line,
-        3
-    );
+    assert_eq!(compile("x.md", &bad_date, DocKind::Incident, Mode::Content).unwrap_err().line, 3);
 
     let bad_stack = CLEAN.replace("[pytorch, slurm]", "[pytorch, slurmm]");
     let err = compile("x.md", &bad_stack, DocKind::Incident, Mode::Content).unwrap_err();
@@ -42,29 +34,19 @@ fn malformed_write_ups_name_the_line() {
     let err = compile("x.md", &no_fix, DocKind::Incident, Mode::Content).unwrap_err();
     assert!(err.message.contains("fix"), "{}", err.message);
 
-    let vague_fix = CLEAN.replace(
-        "| Knob | Old | New |\n|---|---|---|\n| num_workers | 2 | 1 |\n",
-        "Use fewer workers.\n",
-    );
+    let vague_fix =
+        CLEAN.replace("| Knob | Old | New |\n|---|---|---|\n| num_workers | 2 | 1 |\n", "Use fewer workers.\n");
     let err = compile("x.md", &vague_fix, DocKind::Incident, Mode::Content).unwrap_err();
     assert_eq!(err.line, 20, "{}", err.message);
 
     let no_summary = CLEAN.replace("summary: Too many workers.\n", "");
-    assert!(
-        compile("x.md", &no_summary, DocKind::Incident, Mode::Content)
-            .unwrap_err()
-            .message
-            .contains("summary")
-    );
+    assert!(compile("x.md", &no_summary, DocKind::Incident, Mode::Content).unwrap_err().message.contains("summary"));
 }
 
 #[test]
 fn corpus_checks_slugs_and_related() {
     let other = CLEAN
-        .replace(
-            "title: Validation workers exhaust the job limit",
-            "title: Other one",
-        )
+        .replace("title: Validation workers exhaust the job limit", "title: Other one")
         .replace("related: [other-one]\n", "");
     let files = vec![
         ("a.md".to_string(), CLEAN.to_string(), DocKind::Incident),
@@ -75,23 +57,12 @@ fn corpus_checks_slugs_and_related() {
 
     let dangling = vec![("a.md".to_string(), CLEAN.to_string(), DocKind::Incident)];
     let errors = compile_corpus(&dangling).unwrap_err();
-    assert_eq!(
-        errors[0].to_string(),
-        "a.md:7: related `other-one` is not a runbook"
-    );
+    assert_eq!(errors[0].to_string(), "a.md:7: related `other-one` is not a runbook");
 
-    let twice = vec![
-        ("b.md".to_string(), other.clone(), DocKind::Incident),
-        ("c.md".to_string(), other, DocKind::Incident),
-    ];
+    let twice =
+        vec![("b.md".to_string(), other.clone(), DocKind::Incident), ("c.md".to_string(), other, DocKind::Incident)];
     let errors = compile_corpus(&twice).unwrap_err();
-    assert!(
-        errors[0]
-            .to_string()
-            .starts_with("c.md:1: slug `other-one` is already used by b.md"),
-        "{}",
-        errors[0]
-    );
+    assert!(errors[0].to_string().starts_with("c.md:1: slug `other-one` is already used by b.md"), "{}", errors[0]);
 }
 
 #[test]
@@ -115,13 +86,7 @@ fn never_panics_on_garbage() {
 
 #[test]
 fn dates_in_titles() {
-    assert_eq!(
-        date_in_title("OOM Analysis - Job 273202 (October 16, 2025)").as_deref(),
-        Some("2025-10-16")
-    );
-    assert_eq!(
-        date_in_title("Sweep OOM Fix - 2026-01-24").as_deref(),
-        Some("2026-01-24")
-    );
+    assert_eq!(date_in_title("OOM Analysis - Job 273202 (October 16, 2025)").as_deref(), Some("2025-10-16"));
+    assert_eq!(date_in_title("Sweep OOM Fix - 2026-01-24").as_deref(), Some("2026-01-24"));
     assert_eq!(date_in_title("No date here"), None);
 }
