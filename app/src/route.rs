@@ -2,13 +2,22 @@
 //! files that must work under any sub-path of any wiki host, where no server
 //! rewrites deep links to `index.html`. The fragment never reaches a server.
 
+use headroom_core::memory::{MemoryKind, Stack};
 use headroom_core::query_string;
+
+/// A search of the runbooks, as it lives in the URL.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunbookFilter {
+    pub query: String,
+    pub memory: Option<MemoryKind>,
+    pub stack: Option<Stack>,
+}
 
 /// One page of the site, with the state that lives in its URL.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Route {
     Home,
-    Runbooks { query: String },
+    Runbooks(RunbookFilter),
     Runbook { slug: String },
     Diagnose,
     Budget,
@@ -24,13 +33,15 @@ impl Route {
         let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
         match segments.as_slice() {
             [] => Route::Home,
-            ["runbooks"] => Route::Runbooks {
-                query: query_string::parse(query)
-                    .into_iter()
-                    .find(|(k, _)| k == "q")
-                    .map(|(_, v)| v)
-                    .unwrap_or_default(),
-            },
+            ["runbooks"] => {
+                let pairs = query_string::parse(query);
+                let value = |key: &str| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+                Route::Runbooks(RunbookFilter {
+                    query: value("q").unwrap_or_default().to_string(),
+                    memory: value("memory").and_then(MemoryKind::parse),
+                    stack: value("stack").and_then(Stack::parse),
+                })
+            }
             ["runbooks", slug] => Route::Runbook { slug: query_string::decode(slug) },
             ["diagnose"] => Route::Diagnose,
             ["budget"] => Route::Budget,
@@ -43,8 +54,15 @@ impl Route {
     pub fn to_hash(&self) -> String {
         match self {
             Route::Home => "#/".into(),
-            Route::Runbooks { query } if query.is_empty() => "#/runbooks".into(),
-            Route::Runbooks { query } => format!("#/runbooks?q={}", query_string::encode(query)),
+            Route::Runbooks(filter) => {
+                let pairs = [
+                    ("q", Some(filter.query.clone()).filter(|q| !q.is_empty())),
+                    ("memory", filter.memory.map(|m| m.as_str().to_string())),
+                    ("stack", filter.stack.map(|s| s.as_str().to_string())),
+                ];
+                let query = query_string::build(pairs.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))));
+                if query.is_empty() { "#/runbooks".into() } else { format!("#/runbooks?{query}") }
+            }
             Route::Runbook { slug } => format!("#/runbooks/{}", query_string::encode(slug)),
             Route::Diagnose => "#/diagnose".into(),
             Route::Budget => "#/budget".into(),
@@ -57,7 +75,7 @@ impl Route {
     pub fn title(&self) -> &'static str {
         match self {
             Route::Home => "Home",
-            Route::Runbooks { .. } | Route::Runbook { .. } => "Runbooks",
+            Route::Runbooks(_) | Route::Runbook { .. } => "Runbooks",
             Route::Diagnose => "Diagnose",
             Route::Budget => "Budget",
             Route::About => "About",

@@ -2,7 +2,7 @@
 //! the routed page, the footer. Owns the one piece of global state, the route.
 
 use crate::pages;
-use crate::route::Route;
+use crate::route::{Route, RunbookFilter};
 use leptos::ev;
 use leptos::html;
 use leptos::prelude::*;
@@ -37,7 +37,7 @@ pub fn App() -> impl IntoView {
         <main id="main" tabindex="-1">
             {move || match route.get() {
                 Route::Home => view! { <pages::home::Home /> }.into_any(),
-                Route::Runbooks { query } => view! { <pages::runbooks::RunbookList query=query /> }.into_any(),
+                Route::Runbooks(filter) => view! { <pages::runbooks::RunbookList filter=filter /> }.into_any(),
                 Route::Runbook { slug } => view! { <pages::runbooks::RunbookPage slug=slug /> }.into_any(),
                 Route::Diagnose => view! { <pages::diagnose::Diagnose /> }.into_any(),
                 Route::Budget => view! { <pages::budget::Budget /> }.into_any(),
@@ -83,14 +83,14 @@ fn Header(route: RwSignal<Route>) -> impl IntoView {
     let on_submit = move |ev: ev::SubmitEvent| {
         ev.prevent_default();
         let query = search_box.get().map(|input| input.value()).unwrap_or_default();
-        navigate(&Route::Runbooks { query });
+        navigate(&Route::Runbooks(RunbookFilter { query, ..RunbookFilter::default() }));
     };
 
     view! {
         <header class="site-header">
             <a class="brand" href="#/">"Headroom"</a>
             <nav aria-label="Main">
-                {nav_link(Route::Runbooks { query: String::new() }, "Runbooks")}
+                {nav_link(Route::Runbooks(RunbookFilter::default()), "Runbooks")}
                 {nav_link(Route::Diagnose, "Diagnose")}
                 {nav_link(Route::Budget, "Budget")}
                 {nav_link(Route::About, "About")}

@@ -33,8 +33,8 @@ fn every_route_renders_without_console_errors_or_late_requests() {
     heading(&browser, "Beat out-of-memory failures");
 
     // Deep links work under the sub-path, including a route that does not exist.
-    browser.goto(&format!("{}#/runbooks/some-incident", site.url)).unwrap();
-    heading(&browser, "Runbook");
+    browser.goto(&format!("{}#/runbooks/adam-first-step-oom-shared-gpu", site.url)).unwrap();
+    heading(&browser, "Adam's state does not fit");
     browser.goto(&format!("{}#/no/such/page", site.url)).unwrap();
     heading(&browser, "Page not found");
 

@@ -155,12 +155,13 @@ fn fix(title: &str, parsed: &[Block], markdown: &str) -> Fix {
     fix
 }
 
-/// The same knob stated in a table and a code block counts once; the entry
-/// that knows the old value wins.
+/// The same knob stated in a table and a code block counts once (`#SBATCH
+/// --mem` in a table is `--mem` in a script); the entry that knows the old value wins.
 fn dedup_knobs(knobs: &mut Vec<KnobChange>) {
+    let name = |k: &KnobChange| k.knob.trim_start_matches("#SBATCH").trim().to_ascii_lowercase();
     let mut kept: Vec<KnobChange> = Vec::new();
     for k in knobs.drain(..) {
-        match kept.iter_mut().find(|e| e.knob == k.knob && e.new == k.new) {
+        match kept.iter_mut().find(|e| name(e) == name(&k) && e.new.eq_ignore_ascii_case(&k.new)) {
             Some(existing) if existing.old.is_none() => *existing = k,
             Some(_) => {}
             None => kept.push(k),

@@ -1,0 +1,96 @@
+//! Search as you type over the runbooks, with facets; the query lives in the
+//! URL (`#/runbooks?q=...&memory=...&stack=...`) so a search can be shared.
+
+use crate::content;
+use crate::route::{RunbookFilter, Route};
+use headroom_core::runbook::DocKind;
+use headroom_core::search::Query;
+use leptos::prelude::*;
+
+const RESULTS_SHOWN: usize = 50;
+
+#[component]
+pub fn RunbookList(filter: RunbookFilter) -> impl IntoView {
+    let text = RwSignal::new(filter.query);
+    let memory = RwSignal::new(filter.memory);
+    let stack = RwSignal::new(filter.stack);
+
+    // Keep the URL in step without a navigation (which would re-create the page and drop focus).
+    Effect::new(move |_| {
+        let route = Route::Runbooks(RunbookFilter { query: text.get(), memory: memory.get(), stack: stack.get() });
+        if let Ok(history) = window().history() {
+            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&route.to_hash()));
+        }
+    });
+
+    let results = Memo::new(move |_| {
+        let query = Query { text: text.get(), memory: memory.get(), stack: stack.get() };
+        content::index().search(&query, RESULTS_SHOWN)
+    });
+
+    view! {
+        <h1>"Runbooks"</h1>
+        <p class="lede">"The lab's OOM incidents and onboarding guides. Search matches titles, log signatures, causes and fixes."</p>
+        <div class="search-panel">
+            <label for="runbook-search" class="visually-hidden">"Search runbooks"</label>
+            <input id="runbook-search" type="search" autocomplete="off" autofocus
+                placeholder="e.g. validation workers, Tried to allocate, --mem"
+                prop:value=move || text.get()
+                on:input=move |ev| text.set(event_target_value(&ev)) />
+            <div class="facets" role="group" aria-label="Memory">
+                {move || results.get().memory_facets.into_iter().map(|(kind, n)| {
+                    let pressed = move || memory.get() == Some(kind);
+                    view! {
+                        <button class="chip" aria-pressed=move || pressed().to_string()
+                            on:click=move |_| memory.update(|m| *m = if *m == Some(kind) { None } else { Some(kind) })>
+                            {kind.label()} " " <span class="count">{n}</span>
+                        </button>
+                    }
+                }).collect_view()}
+            </div>
+            <div class="facets" role="group" aria-label="Stack">
+                {move || results.get().stack_facets.into_iter().map(|(s, n)| {
+                    let pressed = move || stack.get() == Some(s);
+                    view! {
+                        <button class="chip" aria-pressed=move || pressed().to_string()
+                            on:click=move |_| stack.update(|x| *x = if *x == Some(s) { None } else { Some(s) })>
+                            {s.as_str()} " " <span class="count">{n}</span>
+                        </button>
+                    }
+                }).collect_view()}
+            </div>
+        </div>
+        <p class="result-count" aria-live="polite">{move || match results.get().total {
+            0 => "No runbook matches. Try fewer words, or clear the filters.".to_string(),
+            1 => "1 runbook".to_string(),
+            n => format!("{n} runbooks"),
+        }}</p>
+        <ol class="results">
+            {move || results.get().hits.into_iter().map(|hit| {
+                let runbook = &content::runbooks()[hit.doc];
+                let href = Route::Runbook { slug: runbook.slug.clone() }.to_hash();
+                let kind = match runbook.kind { DocKind::Incident => "Incident", DocKind::Guide => "Guide" };
+                let snippet = if hit.snippet.is_empty() {
+                    view! { <span>{runbook.summary.clone()}</span> }.into_any()
+                } else {
+                    hit.snippet.into_iter().map(|seg| if seg.highlight {
+                        view! { <mark>{seg.text}</mark> }.into_any()
+                    } else {
+                        view! { <span>{seg.text}</span> }.into_any()
+                    }).collect_view().into_any()
+                };
+                view! {
+                    <li class="result">
+                        <a class="result-title" href=href>{runbook.title.clone()}</a>
+                        <div class="meta">
+                            <span class="badge">{kind}</span>
+                            {runbook.memory.map(|m| view! { <span class=format!("badge memory-{}", m.as_str())>{m.label()}</span> })}
+                            {runbook.date.clone().map(|d| view! { <span class="date">{d}</span> })}
+                        </div>
+                        <p class="snippet">{snippet}</p>
+                    </li>
+                }
+            }).collect_view()}
+        </ol>
+    }
+}
