@@ -61,7 +61,11 @@ impl Route {
                     ("stack", filter.stack.map(|s| s.as_str().to_string())),
                 ];
                 let query = query_string::build(pairs.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))));
-                if query.is_empty() { "#/runbooks".into() } else { format!("#/runbooks?{query}") }
+                if query.is_empty() {
+                    "#/runbooks".into()
+                } else {
+                    format!("#/runbooks?{query}")
+                }
             }
             Route::Runbook { slug } => format!("#/runbooks/{}", query_string::encode(slug)),
             Route::Diagnose => "#/diagnose".into(),

@@ -4,6 +4,7 @@
 //!
 //! Data flows one way: text in -> the types of this crate -> a view.
 
+pub mod budget;
 pub mod memory;
 pub mod query_string;
 pub mod runbook;

@@ -10,10 +10,18 @@ fn search_validation_workers_then_open_the_incident() {
     let input = browser.wait_for("#runbook-search").unwrap();
     browser.type_text(&input, "validation workers").unwrap();
 
-    let first = browser.wait_for_text(".results .result:first-child .result-title", "Validation DataLoader workers").unwrap();
-    let marked: Vec<String> =
-        browser.find_all(".results .result:first-child mark").unwrap().iter().map(|m| browser.text(m).unwrap().to_lowercase()).collect();
-    assert!(marked.iter().any(|w| w.contains("validation")) && marked.iter().any(|w| w.contains("worker")), "{marked:?}");
+    let first =
+        browser.wait_for_text(".results .result:first-child .result-title", "Validation DataLoader workers").unwrap();
+    let marked: Vec<String> = browser
+        .find_all(".results .result:first-child mark")
+        .unwrap()
+        .iter()
+        .map(|m| browser.text(m).unwrap().to_lowercase())
+        .collect();
+    assert!(
+        marked.iter().any(|w| w.contains("validation")) && marked.iter().any(|w| w.contains("worker")),
+        "{marked:?}"
+    );
     let url = browser.current_url().unwrap();
     assert!(url.ends_with("#/runbooks?q=validation%20workers"), "query lives in the URL: {url}");
 
@@ -37,7 +45,8 @@ fn a_shared_search_link_restores_query_and_facet() {
     assert_eq!(browser.execute("return document.getElementById('runbook-search').value", vec![]).unwrap(), "workers");
     let pressed = browser.wait_for(".chip[aria-pressed='true']").unwrap();
     assert!(browser.text(&pressed).unwrap().starts_with("Host RAM"));
-    let titles: Vec<String> = browser.find_all(".result-title").unwrap().iter().map(|t| browser.text(t).unwrap()).collect();
+    let titles: Vec<String> =
+        browser.find_all(".result-title").unwrap().iter().map(|t| browser.text(t).unwrap()).collect();
     assert!(titles.iter().any(|t| t.contains("W&B sweep")), "{titles:?}");
     assert!(!titles.iter().any(|t| t.contains("GRPO")), "the facet filters: {titles:?}");
     // Clearing the facet and making a typo still finds the validation incident.

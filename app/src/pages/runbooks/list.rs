@@ -2,7 +2,7 @@
 //! URL (`#/runbooks?q=...&memory=...&stack=...`) so a search can be shared.
 
 use crate::content;
-use crate::route::{RunbookFilter, Route};
+use crate::route::{Route, RunbookFilter};
 use headroom_core::runbook::DocKind;
 use headroom_core::search::Query;
 use leptos::prelude::*;

@@ -1,0 +1,219 @@
+//! The calculator against published figures; each test names its source.
+
+use super::gpu::*;
+use super::host::HostPlan;
+use super::model::{preset, Arch, ModelSpec};
+use super::*;
+use crate::units::{Bytes, GIB, MIB};
+
+fn plain(params: u64) -> GpuPlan {
+    GpuPlan {
+        model: ModelSpec { name: "x".into(), params, arch: Arch::Other { activation_bytes_per_sample: 0 } },
+        cuda_context: Bytes(0),
+        fragmentation: 0.0,
+        capacity: Bytes(u64::MAX / 4),
+        ..GpuPlan::example()
+    }
+}
+
+fn model_states(b: &GpuBudget) -> f64 {
+    (b.part(Component::Weights) + b.part(Component::Gradients) + b.part(Component::OptimizerStates)).as_f64()
+}
+
+/// ZeRO paper (Rajbhandari et al. 2020), section 3.1 and figure 1: 7.5 B
+/// parameters, mixed-precision Adam, N_d = 64: 120 GB (DDP), 31.4 GB (stage 1),
+/// 16.6 GB (stage 2), 1.9 GB (stage 3).
+#[test]
+fn zero_paper_model_states() {
+    let base = GpuPlan { gpus: 64, ..plain(7_500_000_000) };
+    let gb = |sharding| model_states(&compute(&GpuPlan { sharding, ..base.clone() })) / 1e9;
+    assert!((gb(Sharding::Replicated) - 120.0).abs() < 0.01, "{}", gb(Sharding::Replicated));
+    assert!((gb(Sharding::Zero1) - 31.4).abs() < 0.05, "{}", gb(Sharding::Zero1));
+    assert!((gb(Sharding::Zero2) - 16.6).abs() < 0.05, "{}", gb(Sharding::Zero2));
+    assert!((gb(Sharding::Zero3) - 1.9).abs() < 0.05, "{}", gb(Sharding::Zero3));
+}
+
+/// EleutherAI "Transformer Math 101" (2023): fp32 Adam 16 bytes/param, SGD with
+/// momentum 12, 8-bit Adam states 2 bytes/param instead of 8.
+#[test]
+fn bytes_per_parameter_by_optimizer() {
+    let per_param = |optimizer, fp32_master, weights| {
+        model_states(&compute(&GpuPlan { optimizer, fp32_master, weights, ..plain(1_000_000) })) / 1e6
+    };
+    assert_eq!(per_param(Optimizer::Adam, false, Dtype::Fp32), 16.0);
+    assert_eq!(per_param(Optimizer::SgdMomentum, false, Dtype::Fp32), 12.0);
+    assert_eq!(per_param(Optimizer::Adam8bit, false, Dtype::Fp32), 10.0);
+    assert_eq!(per_param(Optimizer::Adam, true, Dtype::Bf16), 16.0, "mixed precision does not halve model states");
+}
+
+/// DeepSpeed's ZeRO-3 estimator, published output for t5-small (60,506,624
+/// parameters, largest layer 16,449,536) on 1 node x 1 GPU, printed in GiB
+/// with two decimals: 1.52/0.06, 1.35/0.17, 0.09/1.08 and 0.34/1.08 (CPU/GPU).
+#[test]
+fn deepspeed_zero3_estimator_t5_small() {
+    let gib2 = |b: Bytes| (b.as_f64() / GIB as f64 * 100.0).round() / 100.0;
+    let est = |op, oo, zi| {
+        let e = deepspeed::zero3_model_states(60_506_624, 16_449_536, 1, 1, op, oo, zi);
+        (gib2(e.per_cpu), gib2(e.per_gpu))
+    };
+    assert_eq!(est(true, true, true), (1.52, 0.06));
+    assert_eq!(est(false, true, true), (1.35, 0.17));
+    assert_eq!(est(false, false, true), (0.09, 1.08));
+    assert_eq!(est(false, false, false), (0.34, 1.08));
+}
+
+/// Korthikanti et al. 2022, section 4: activations per layer s·b·h·(34 + 5·a·s/h)
+/// bytes. Worked by hand for GPT-3 175B's shape (s = 2048, h = 12288, a = 96,
+/// b = 1): 34 + 5·96·2048/12288 = 114, so 2048·12288·114 = 2,868,903,936 bytes
+/// per layer; FlashAttention leaves 34·s·b·h = 855,638,016.
+#[test]
+fn activation_formula_worked_numbers() {
+    let gpt3_layer = ModelSpec {
+        name: "gpt3-1-layer".into(),
+        params: 0,
+        arch: Arch::Transformer { layers: 1, hidden: 12288, heads: 96, kv_heads: 96, intermediate: 49152, vocab: 0 },
+    };
+    let plan = GpuPlan {
+        model: gpt3_layer,
+        seq_len: 2048,
+        flash_attention: false,
+        checkpointing: Checkpointing::None,
+        ..plain(0)
+    };
+    assert_eq!(activations(&plan, 1), 2_868_903_936.0);
+    assert_eq!(activations(&GpuPlan { flash_attention: true, ..plan.clone() }, 1), 855_638_016.0);
+    assert_eq!(
+        activations(&GpuPlan { checkpointing: Checkpointing::Full, flash_attention: true, ..plan.clone() }, 1),
+        2.0 * 2048.0 * 12288.0 + 855_638_016.0
+    );
+    assert_eq!(activations(&plan, 4), 4.0 * 2_868_903_936.0, "linear in the micro batch");
+}
+
+/// KV cache: Llama-2-7B is 0.5 MiB per token in fp16 (calculator-formulas.md);
+/// Llama-3.1-8B (8 KV heads) 128 KiB per token, which matches vLLM's log in
+/// vllm-project/vllm#10517: 23,648 tokens of KV cache in 2.89 GiB (3,103,113,871 bytes).
+#[test]
+fn kv_cache_sizes_for_known_models() {
+    let llama2 = preset("Llama-2-7B").unwrap();
+    assert_eq!(kv_cache(&llama2, 1.0, 2.0), (512 * 1024) as f64);
+    let llama3 = preset("Llama-3-8B").unwrap();
+    assert_eq!(kv_cache(&llama3, 1.0, 2.0), (128 * 1024) as f64);
+    let vllm_log = 3_103_113_871.0;
+    let ours = kv_cache(&llama3, 23_648.0, 2.0);
+    assert!((ours - vllm_log).abs() / vllm_log < 0.01, "{ours} vs {vllm_log}");
+}
+
+#[test]
+fn max_micro_batch_is_the_largest_that_fits() {
+    let plan = GpuPlan { adapter: Adapter::Lora { rank: 16 }, ..GpuPlan::example() };
+    let m = max_micro_batch(&plan).expect("LoRA on a 7B model fits at batch 1 on 80 GiB");
+    assert!(compute_with_batch(&plan, m).fits());
+    assert!(!compute_with_batch(&plan, m + 1).fits());
+}
+
+#[test]
+fn llama_7b_full_finetune_on_one_a100_does_not_fit_and_says_what_to_turn() {
+    let plan = Plan::default();
+    let budget = evaluate(&plan);
+    assert!(!budget.gpu.fits(), "16 bytes x 6.7 B = 108 GB > 80 GiB");
+    assert_eq!(budget.max_micro_batch, None, "model states alone exceed the card");
+    let ids: Vec<&str> = budget.suggestions.iter().map(|s| s.id).collect();
+    assert!(ids.contains(&"cpu_offload") && ids.contains(&"quantize"), "{ids:?}");
+    let offload = budget.suggestions.iter().find(|s| s.id == "cpu_offload").unwrap();
+    assert!(offload.after < budget.gpu.total);
+}
+
+#[test]
+fn a_batch_that_does_not_fit_suggests_accumulation_with_values() {
+    let mut plan = Plan::default();
+    plan.gpu.adapter = Adapter::Lora { rank: 16 };
+    plan.gpu.micro_batch = 22;
+    plan.gpu.flash_attention = false;
+    let budget = evaluate(&plan);
+    assert!(!budget.gpu.fits());
+    let m = budget.max_micro_batch.unwrap();
+    let accumulation = budget.suggestions.iter().find(|s| s.id == "grad_accumulation").unwrap();
+    let steps = 22u32.div_ceil(m);
+    assert!(
+        accumulation
+            .change
+            .starts_with(&format!("micro batch 22 -> {} with accumulate_grad_batches={steps}", 22u32.div_ceil(steps))),
+        "{}",
+        accumulation.change
+    );
+    assert!(accumulation.fits);
+    assert!(budget.suggestions[0].fits, "fitting suggestions come first");
+}
+
+#[test]
+fn host_seed_scenario_and_sbatch_line() {
+    let plan = Plan { host: HostPlan::seed_job_273202(), ..Plan::default() };
+    let budget = evaluate(&plan);
+    assert!(!budget.host.fits());
+    assert!(budget.sbatch.starts_with("#SBATCH --mem="));
+    let mem = budget.suggestions.iter().find(|s| s.id == "more_host_mem_request").unwrap();
+    assert!(mem.fits && mem.change.starts_with(&budget.sbatch));
+    assert!(budget.suggestions.iter().any(|s| s.id == "fewer_workers" && s.change == "num_workers 2 -> 1 per rank"));
+}
+
+#[test]
+fn fields_round_trip_through_text_and_reject_bad_values() {
+    let mut plan = Plan::default();
+    for (key, value) in [
+        ("model", "Mistral-7B"),
+        ("micro_batch", "16"),
+        ("sharding", "zero3"),
+        ("gpus", "8"),
+        ("gpu", "H100-80GB"),
+        ("flash", "false"),
+        ("workers", "4"),
+    ] {
+        fields::set(&mut plan, key, value).unwrap();
+        assert_eq!(fields::get(&plan, key), value, "{key}");
+    }
+    let pairs: Vec<(String, String)> = fields::diff_pairs(&plan).into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    let mut restored = Plan::default();
+    assert!(fields::apply(&mut restored, &pairs).is_empty());
+    assert_eq!(restored, plan, "a link reproduces the calculation");
+
+    let before = plan.clone();
+    for (key, bad) in [
+        ("micro_batch", "0"),
+        ("micro_batch", "NaN"),
+        ("micro_batch", "2.5"),
+        ("vllm_util", "1.5"),
+        ("gpus", "1e30"),
+        ("sharding", "zero9"),
+        ("flash", "maybe"),
+        ("gpu_mem_gib", "-4"),
+        ("nope", "1"),
+    ] {
+        let err = fields::set(&mut plan, key, bad).unwrap_err();
+        assert!(!err.is_empty(), "{key}={bad}");
+    }
+    assert_eq!(plan, before, "bad values change nothing");
+    assert!(fields::set(&mut plan, "vllm_util", "1.5").unwrap_err().contains("between 0 and 1"));
+}
+
+#[test]
+fn extreme_values_never_panic() {
+    let mut plan = Plan::default();
+    for (key, value) in [
+        ("params", "1e13"),
+        ("micro_batch", "65536"),
+        ("seq_len", "10000000"),
+        ("gpus", "1000000"),
+        ("hidden", "1000000"),
+        ("heads", "1"),
+        ("layers", "1000"),
+        ("gpu_mem_gib", "0.1"),
+        ("frag_pct", "100"),
+        ("workers", "1024"),
+        ("node_gib", "0.1"),
+    ] {
+        fields::set(&mut plan, key, value).unwrap();
+        let _ = evaluate(&plan);
+    }
+    let _ = markdown(&plan, &evaluate(&plan), "");
+    let _ = MIB;
+}
