@@ -1,5 +1,6 @@
 //! `headroom`: the command-line face of `headroom-core`, for cluster login nodes.
 
+mod budget;
 mod check;
 
 use std::process::ExitCode;
@@ -11,6 +12,8 @@ USAGE:
     headroom <COMMAND> [ARGS]
 
 COMMANDS:
+    budget [--config FILE.toml] [--KEY VALUE]... [--json]
+                  GPU and host memory budget (`headroom budget --help` lists the fields)
     check [DIR]   lint write-ups (DIR/incidents/*.md, DIR/guides/*.md; default content/)
                   with the same messages as the site build
     help          show this message
@@ -20,6 +23,7 @@ COMMANDS:
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
+        Some("budget") => budget::run(&args[1..]),
         Some("check") => check::run(args.get(1).map_or("content", String::as_str)),
         None | Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
