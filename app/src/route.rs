@@ -18,11 +18,18 @@ pub struct RunbookFilter {
 pub enum Route {
     Home,
     Runbooks(RunbookFilter),
-    Runbook { slug: String },
+    Runbook {
+        slug: String,
+    },
     Diagnose,
-    Budget,
+    /// The calculator's fields that differ from the defaults, as a query string.
+    Budget {
+        state: String,
+    },
     About,
-    NotFound { path: String },
+    NotFound {
+        path: String,
+    },
 }
 
 impl Route {
@@ -44,7 +51,7 @@ impl Route {
             }
             ["runbooks", slug] => Route::Runbook { slug: query_string::decode(slug) },
             ["diagnose"] => Route::Diagnose,
-            ["budget"] => Route::Budget,
+            ["budget"] => Route::Budget { state: query.to_string() },
             ["about"] => Route::About,
             _ => Route::NotFound { path: query_string::decode(path) },
         }
@@ -69,7 +76,8 @@ impl Route {
             }
             Route::Runbook { slug } => format!("#/runbooks/{}", query_string::encode(slug)),
             Route::Diagnose => "#/diagnose".into(),
-            Route::Budget => "#/budget".into(),
+            Route::Budget { state } if state.is_empty() => "#/budget".into(),
+            Route::Budget { state } => format!("#/budget?{state}"),
             Route::About => "#/about".into(),
             Route::NotFound { path } => format!("#{path}"),
         }
@@ -81,7 +89,7 @@ impl Route {
             Route::Home => "Home",
             Route::Runbooks(_) | Route::Runbook { .. } => "Runbooks",
             Route::Diagnose => "Diagnose",
-            Route::Budget => "Budget",
+            Route::Budget { .. } => "Budget",
             Route::About => "About",
             Route::NotFound { .. } => "Not found",
         }

@@ -40,7 +40,7 @@ pub fn App() -> impl IntoView {
                 Route::Runbooks(filter) => view! { <pages::runbooks::RunbookList filter=filter /> }.into_any(),
                 Route::Runbook { slug } => view! { <pages::runbooks::RunbookPage slug=slug /> }.into_any(),
                 Route::Diagnose => view! { <pages::diagnose::Diagnose /> }.into_any(),
-                Route::Budget => view! { <pages::budget::Budget /> }.into_any(),
+                Route::Budget { state } => view! { <pages::budget::Budget state=state /> }.into_any(),
                 Route::About => view! { <pages::about::About /> }.into_any(),
                 Route::NotFound { path } => view! { <pages::not_found::NotFound path=path /> }.into_any(),
             }}
@@ -92,7 +92,7 @@ fn Header(route: RwSignal<Route>) -> impl IntoView {
             <nav aria-label="Main">
                 {nav_link(Route::Runbooks(RunbookFilter::default()), "Runbooks")}
                 {nav_link(Route::Diagnose, "Diagnose")}
-                {nav_link(Route::Budget, "Budget")}
+                {nav_link(Route::Budget { state: String::new() }, "Budget")}
                 {nav_link(Route::About, "About")}
             </nav>
             <form class="site-search" role="search" on:submit=on_submit>

@@ -79,7 +79,12 @@ fn read_toml(path: &str) -> Result<Vec<(String, String)>, String> {
                 toml::Value::Integer(n) => n.to_string(),
                 toml::Value::Float(x) => x.to_string(),
                 toml::Value::Boolean(b) => b.to_string(),
-                other => return Err(format!("{path}: `{key}` must be a string, number or boolean, not {}", other.type_str())),
+                other => {
+                    return Err(format!(
+                        "{path}: `{key}` must be a string, number or boolean, not {}",
+                        other.type_str()
+                    ))
+                }
             };
             Ok((key, text))
         })

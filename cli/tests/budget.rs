@@ -8,7 +8,18 @@ fn headroom(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn flags_give_a_json_breakdown() {
-    let out = headroom(&["budget", "--model", "Llama-2-7B", "--lora_rank", "16", "--micro_batch", "4", "--gpu", "A100-80GB", "--json"]);
+    let out = headroom(&[
+        "budget",
+        "--model",
+        "Llama-2-7B",
+        "--lora_rank",
+        "16",
+        "--micro_batch",
+        "4",
+        "--gpu",
+        "A100-80GB",
+        "--json",
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let parts = json["gpu"]["parts"].as_array().unwrap();
@@ -21,7 +32,8 @@ fn flags_give_a_json_breakdown() {
 #[test]
 fn a_toml_file_and_flags_combine_and_bad_values_exit_2() {
     let path = std::env::temp_dir().join(format!("headroom-budget-{}.toml", std::process::id()));
-    std::fs::write(&path, "model = \"Mistral-7B\"\nmicro_batch = 8\nflash = false\nworkers = 8\nmem_gib = 256\n").unwrap();
+    std::fs::write(&path, "model = \"Mistral-7B\"\nmicro_batch = 8\nflash = false\nworkers = 8\nmem_gib = 256\n")
+        .unwrap();
     let out = headroom(&["budget", "--config", path.to_str().unwrap(), "--gpus", "8", "--sharding", "zero3"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);

@@ -12,7 +12,9 @@ fn bench(c: &mut Criterion) {
         fields::set(&mut fitting, k, v).expect("valid field");
     }
     c.bench_function("budget/evaluate/llama-7b-full-a100 (does not fit)", |b| b.iter(|| evaluate(black_box(&default))));
-    c.bench_function("budget/evaluate/llama-7b-lora-batch-64 (suggestions)", |b| b.iter(|| evaluate(black_box(&fitting))));
+    c.bench_function("budget/evaluate/llama-7b-lora-batch-64 (suggestions)", |b| {
+        b.iter(|| evaluate(black_box(&fitting)))
+    });
 }
 
 criterion_group!(benches, bench);
