@@ -5,8 +5,10 @@
 //! Data flows one way: text in -> the types of this crate -> a view.
 
 pub mod budget;
+pub mod diagnose;
 pub mod memory;
 pub mod query_string;
+pub mod recommend;
 pub mod runbook;
 pub mod scan;
 pub mod search;
