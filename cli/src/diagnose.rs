@@ -69,7 +69,11 @@ fn human(d: &Diagnosis) -> String {
         let _ = writeln!(out, "\nFigures:");
         for (key, value) in map {
             let n = value.as_u64().unwrap_or(0);
-            let shown = if key.ends_with("_tokens") || key == "oom_kill_events" { n.to_string() } else { headroom_core::units::Bytes(n).to_string() };
+            let shown = if key.ends_with("_tokens") || key == "oom_kill_events" {
+                n.to_string()
+            } else {
+                headroom_core::units::Bytes(n).to_string()
+            };
             let _ = writeln!(out, "  {key:<28} {shown}");
         }
     }
@@ -83,7 +87,17 @@ fn human(d: &Diagnosis) -> String {
         if i == 0 {
             let _ = writeln!(out, "\nFixes, best first:");
         }
-        let _ = writeln!(out, "\n{}. {} [{}]\n   {}\n   trade-off: {}\n   verify:    {}\n   source:    {}", i + 1, f.title, f.id, f.detail, f.tradeoff, f.verify, f.source);
+        let _ = writeln!(
+            out,
+            "\n{}. {} [{}]\n   {}\n   trade-off: {}\n   verify:    {}\n   source:    {}",
+            i + 1,
+            f.title,
+            f.id,
+            f.detail,
+            f.tradeoff,
+            f.verify,
+            f.source
+        );
         if !f.runbooks.is_empty() {
             let _ = writeln!(out, "   runbooks:  {}", f.runbooks.join(", "));
         }

@@ -165,9 +165,14 @@ pub fn compile(source: &str, text: &str, default_kind: DocKind, mode: Mode) -> R
 pub fn compile_corpus(files: &[(String, String, DocKind)]) -> Result<Vec<Runbook>, Vec<FileError>> {
     let mut errors = Vec::new();
     let mut runbooks = Vec::new();
-    for (file, text, kind) in files {
+    // The file each compiled runbook came from (failed files leave gaps).
+    let mut origin = Vec::new();
+    for (index, (file, text, kind)) in files.iter().enumerate() {
         match compile(file, text, *kind, Mode::Content) {
-            Ok(r) => runbooks.push(r),
+            Ok(r) => {
+                runbooks.push(r);
+                origin.push(index);
+            }
             Err(error) => errors.push(FileError { file: file.clone(), error }),
         }
     }
@@ -176,7 +181,10 @@ pub fn compile_corpus(files: &[(String, String, DocKind)]) -> Result<Vec<Runbook
         if let Some(first) = slugs[..i].iter().position(|(s, _)| *s == runbook.slug) {
             errors.push(FileError {
                 file: runbook.source.clone(),
-                error: CompileError::new(1, format!("slug `{}` is already used by {}", runbook.slug, files[first].0)),
+                error: CompileError::new(
+                    1,
+                    format!("slug `{}` is already used by {}", runbook.slug, files[origin[first]].0),
+                ),
             });
         }
         let mut resolved = Vec::new();
@@ -325,3 +333,41 @@ fn infer_stack(text: &str) -> Vec<Stack> {
 
 #[cfg(test)]
 mod tests;
+
+/// For a crate's build.rs: compiles `<workspace>/content` into `out_file` as
+/// JSON, telling cargo to rebuild when a write-up changes. On a malformed
+/// write-up it prints `content/...md:LINE: message` lines and exits 1, so the
+/// build fails naming file and line (as `headroom check` does).
+pub fn embed_for_build(workspace: &std::path::Path, out_file: &std::path::Path) {
+    let content = workspace.join("content");
+    println!("cargo:rerun-if-changed={}", content.display());
+    for sub in ["incidents", "guides"] {
+        for entry in std::fs::read_dir(content.join(sub)).into_iter().flatten().flatten() {
+            println!("cargo:rerun-if-changed={}", entry.path().display());
+        }
+    }
+    // Relative paths, so errors read `content/incidents/x.md:12: ...`.
+    if let Err(e) = std::env::set_current_dir(workspace) {
+        eprintln!("error: cannot enter {}: {e}", workspace.display());
+        std::process::exit(1);
+    }
+    match compile_dir(std::path::Path::new("content")) {
+        Ok(runbooks) => {
+            let json = serde_json::to_string(&runbooks).unwrap_or_else(|_| "[]".into());
+            if let Err(e) = std::fs::write(out_file, json) {
+                eprintln!("error: cannot write {}: {e}", out_file.display());
+                std::process::exit(1);
+            }
+        }
+        Err(errors) => {
+            for error in &errors {
+                eprintln!("error: {error}");
+            }
+            eprintln!(
+                "content/ has {} problem(s); `cargo run -p headroom-cli -- check content` shows the same",
+                errors.len()
+            );
+            std::process::exit(1);
+        }
+    }
+}

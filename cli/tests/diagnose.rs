@@ -1,0 +1,57 @@
+//! `headroom diagnose` from a file and from stdin, human and JSON.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn diagnose(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_headroom"))
+        .arg("diagnose")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+const SLURM: &str = "epoch 0 done\nslurmstepd: error: Detected 4 oom_kill events in StepId=273202.0. Some of the step tasks have been OOM Killed.\n";
+
+#[test]
+fn stdin_to_the_contract_json() {
+    let out = diagnose(&["-", "--json"], SLURM.as_bytes());
+    assert_eq!(out.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["oom"], true);
+    assert_eq!(json["memory"], "job-limit");
+    assert_eq!(json["stack"], serde_json::json!(["slurm"]));
+    assert_eq!(json["numbers"]["oom_kill_events"], 4);
+    assert_eq!(json["evidence"][0]["line"], 2);
+    assert_eq!(json["evidence"][0]["signature"], "slurm-oom-kill-events");
+    let fix = &json["fixes"][0];
+    assert_eq!(fix["id"], "more_host_mem_request");
+    for key in ["title", "detail", "tradeoff", "verify", "source"] {
+        assert!(fix[key].as_str().is_some_and(|s| !s.is_empty()), "{key}");
+    }
+    assert!(fix["runbooks"].as_array().unwrap().contains(&serde_json::json!("slurm-validation-dataloaders-job-limit")));
+}
+
+#[test]
+fn a_file_in_human_form_and_no_oom_still_exits_0() {
+    let path = std::env::temp_dir().join(format!("headroom-diag-{}.log", std::process::id()));
+    std::fs::write(&path, b"all good\nloss 0.1\n\xff\xfe not utf-8\n").unwrap();
+    let out = diagnose(&[path.to_str().unwrap()], b"");
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("No OOM found in 3 line(s)"));
+    let out = diagnose(&[], SLURM.as_bytes());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1. Request more memory for the job [more_host_mem_request]"));
+}
+
+#[test]
+fn unreadable_input_exits_2() {
+    let out = diagnose(&["/no/such/file.log"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read /no/such/file.log"));
+}
