@@ -4,6 +4,7 @@
 //! installs only what is missing), so the two README commands work on a fresh
 //! machine and a second run installs nothing.
 
+mod grep_compare;
 mod site;
 mod size;
 mod tools;
@@ -18,6 +19,7 @@ COMMANDS:
     serve [--port N]   build the site and serve it on 127.0.0.1:8080
     test               every test: native, wasm build, end-to-end in headless Chromium
     dist [--out DIR]   release build of the deployable site into dist/ (relative URLs)
+    grep-compare       diagnose a 100 MB synthetic log vs grep -E -c with the same signatures
     size [--write]     gzipped size of the release site's wasm, JS and CSS
                        (--write: update README's Performance table)
 ";
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
         Some("dist") => {
             site::dist(&flag_value(&args, "--out").map_or_else(|| root().join("dist"), PathBuf::from)).map(drop)
         }
+        Some("grep-compare") => grep_compare::run(),
         Some("size") => {
             site::dist(&root().join("dist")).and_then(|dist| size::report(&dist, args.iter().any(|a| a == "--write")))
         }

@@ -108,6 +108,13 @@ fn matcher() -> &'static Matcher {
     })
 }
 
+/// Every text the diagnoser looks for (for comparisons with other tools).
+pub fn signature_needles() -> Vec<&'static str> {
+    let mut needles: Vec<&'static str> = SIGNATURES.iter().map(|s| s.needle).collect();
+    needles.dedup();
+    needles
+}
+
 /// Incremental diagnosis: feed the log in pieces of any size, then finish.
 #[derive(Default)]
 pub struct Diagnoser {
@@ -152,33 +159,33 @@ impl Diagnoser {
         }
     }
 
+    /// Finds the next line holding any signature with the automaton's fast
+    /// (prefiltered) search, then reads every signature on that line; lines
+    /// without a match are never looked at twice.
     fn scan(&mut self, text: &str) {
         let m = matcher();
         let bytes = text.as_bytes();
         let mut counted_to = 0;
         let mut line_no = self.lines_before;
-        let mut current: Option<(usize, usize)> = None;
-        for hit in m.automaton.find_overlapping_iter(text) {
-            let (start, end) = (hit.start(), hit.end());
-            let (line_start, line_end) = match current {
-                Some((s, e)) if start >= s && end <= e => (s, e),
-                _ => {
-                    let s = memchr::memrchr(b'\n', &bytes[..start]).map_or(0, |i| i + 1);
-                    let e = memchr::memchr(b'\n', &bytes[end..]).map_or(bytes.len(), |i| end + i);
-                    line_no += memchr::memchr_iter(b'\n', &bytes[counted_to..s]).count();
-                    counted_to = s;
-                    current = Some((s, e));
-                    (s, e)
+        let mut from = 0;
+        while from < bytes.len() {
+            let Some(first) = m.automaton.find(aho_corasick::Input::new(text).range(from..)) else { break };
+            let line_start = memchr::memrchr(b'\n', &bytes[..first.start()]).map_or(0, |i| i + 1);
+            let line_end = memchr::memchr(b'\n', &bytes[first.end()..]).map_or(bytes.len(), |i| first.end() + i);
+            line_no += memchr::memchr_iter(b'\n', &bytes[counted_to..line_start]).count();
+            counted_to = line_start;
+            let line = &text[line_start..line_end];
+            for hit in m.automaton.find_overlapping_iter(line) {
+                for &index in &m.needles[hit.pattern().as_usize()] {
+                    let signature = &SIGNATURES[index];
+                    if signature.exact_case && &line.as_bytes()[hit.start()..hit.end()] != signature.needle.as_bytes() {
+                        continue;
+                    }
+                    let segment = lines::segment(line, 0, line.len(), hit.start());
+                    self.record(index, segment, line_no + 1);
                 }
-            };
-            for &index in &m.needles[hit.pattern().as_usize()] {
-                let signature = &SIGNATURES[index];
-                if signature.exact_case && &bytes[start..end] != signature.needle.as_bytes() {
-                    continue;
-                }
-                let segment = lines::segment(text, line_start, line_end, start);
-                self.record(index, segment, line_no + 1);
             }
+            from = line_end + 1;
         }
         self.lines_before += memchr::memchr_iter(b'\n', bytes).count();
     }

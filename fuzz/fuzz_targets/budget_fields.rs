@@ -1,0 +1,15 @@
+//! Any `key=value&...` as a shared calculator link: applying it and
+//! evaluating the plan must never panic.
+#![no_main]
+
+use headroom_core::budget::{evaluate, fields, markdown, Plan};
+use headroom_core::query_string;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    let mut plan = Plan::default();
+    let _ = fields::apply(&mut plan, &query_string::parse(&text));
+    let budget = evaluate(&plan);
+    let _ = markdown(&plan, &budget, "");
+});

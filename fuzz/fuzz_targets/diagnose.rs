@@ -1,0 +1,21 @@
+//! Any bytes as a log: the diagnoser and recommender must not panic, and
+//! feeding the same text in two pieces must give the same diagnosis.
+#![no_main]
+
+use headroom_core::diagnose::{diagnose, Diagnoser};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    let whole = diagnose(&text, &[]);
+    let mut cut = data.first().map_or(0, |b| *b as usize) % (text.len() + 1);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let mut pieces = Diagnoser::new();
+    pieces.feed(&text[..cut]);
+    pieces.feed(&text[cut..]);
+    let mut split = pieces.finish();
+    split.fixes = whole.fixes.clone();
+    assert_eq!(split, whole);
+});
