@@ -63,11 +63,17 @@ pub fn leading_integer(text: &str) -> Option<u64> {
     text[..end].parse().ok()
 }
 
+/// The byte offset just past the last character matching `stop` (0 if none),
+/// on a character boundary even when that character is multi-byte.
+fn after_last(text: &str, stop: impl Fn(char) -> bool) -> usize {
+    text.char_indices().rev().find(|(_, c)| stop(*c)).map_or(0, |(i, c)| i + c.len_utf8())
+}
+
 /// The integer written just before `text[..end]` ends, skipping spaces: in
 /// `Detected 4 oom_kill events`, the integer before `oom_kill` is 4.
 pub fn integer_before(text: &str, end: usize) -> Option<u64> {
     let head = text.get(..end)?.trim_end_matches([' ', '*']);
-    let start = head.rfind(|c: char| !c.is_ascii_digit()).map_or(0, |i| i + 1);
+    let start = after_last(head, |c| !c.is_ascii_digit());
     head[start..].parse().ok()
 }
 
@@ -75,9 +81,9 @@ pub fn integer_before(text: &str, end: usize) -> Option<u64> {
 /// size before `available`.
 pub fn size_before(text: &str, end: usize, convention: UnitConvention) -> Option<Bytes> {
     let head = text.get(..end)?.trim_end_matches([' ', '*', '`']);
-    let unit_start = head.rfind(|c: char| !c.is_ascii_alphabetic()).map_or(0, |i| i + 1);
+    let unit_start = after_last(head, |c| !c.is_ascii_alphabetic());
     let before_unit = head[..unit_start].trim_end_matches(' ');
-    let number_start = before_unit.rfind(|c: char| !(c.is_ascii_digit() || c == '.' || c == ',')).map_or(0, |i| i + 1);
+    let number_start = after_last(before_unit, |c| !(c.is_ascii_digit() || c == '.' || c == ','));
     if number_start == before_unit.len() {
         return None;
     }
@@ -110,5 +116,10 @@ mod tests {
         assert_eq!(integer_before(text, find_ci(text, "oom_kill").unwrap()), Some(4));
         assert_eq!(leading_integer(after(text, "StepId=").unwrap()), Some(273202));
         assert_eq!(find_all_ci("Job 1 and job 2", "job").count(), 2);
+        // Found by cargo fuzz: a multi-byte character right before the number.
+        let text = "é4 oom_kill events";
+        assert_eq!(integer_before(text, find_ci(text, "oom_kill").unwrap()), Some(4));
+        let text = "é5GB available";
+        assert_eq!(size_before(text, find_ci(text, "available").unwrap(), UnitConvention::Binary), Some(Bytes(5 << 30)));
     }
 }
