@@ -331,3 +331,21 @@ fn matching_runbooks(memory: MemoryKind, t: &Template, runbooks: &[Runbook]) -> 
     matches.sort_by_key(|r| r.kind != crate::runbook::DocKind::Incident);
     matches.into_iter().take(3).map(|r| r.slug.clone()).collect()
 }
+
+/// Calculator fields implied by a diagnosis, for "open in Budget": the GPU's
+/// capacity, the job's memory limit, the requested batch of a GPU OOM.
+pub fn budget_fields(d: &Diagnosis) -> Vec<(&'static str, String)> {
+    let gib = |b: u64| format!("{:.2}", b as f64 / (1u64 << 30) as f64);
+    let mut pairs = Vec::new();
+    if let Some(capacity) = d.numbers.capacity.filter(|_| d.memory == MemoryKind::Gpu) {
+        pairs.push(("gpu", "custom".to_string()));
+        pairs.push(("gpu_mem_gib", gib(capacity)));
+    }
+    if let Some(limit) = d.numbers.job_limit {
+        pairs.push(("mem_gib", gib(limit)));
+    }
+    if d.memory == MemoryKind::Gpu && d.stack.contains(&Stack::Vllm) {
+        pairs.push(("workload", "inference".to_string()));
+    }
+    pairs
+}

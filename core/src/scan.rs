@@ -120,6 +120,9 @@ mod tests {
         let text = "é4 oom_kill events";
         assert_eq!(integer_before(text, find_ci(text, "oom_kill").unwrap()), Some(4));
         let text = "é5GB available";
-        assert_eq!(size_before(text, find_ci(text, "available").unwrap(), UnitConvention::Binary), Some(Bytes(5 << 30)));
+        assert_eq!(
+            size_before(text, find_ci(text, "available").unwrap(), UnitConvention::Binary),
+            Some(Bytes(5 << 30))
+        );
     }
 }

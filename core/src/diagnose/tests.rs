@@ -174,3 +174,17 @@ fn the_seeds_logs_and_their_runbooks() {
     assert_eq!((d.memory, d.numbers.oom_kill_events), (MemoryKind::JobLimit, Some(5)));
     assert!(d.fixes.iter().any(|f| f.runbooks.contains(&"dataloader-workers-exhaust-node-request".to_string())));
 }
+
+#[test]
+fn figures_prefill_the_calculator() {
+    let d = run("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 17.66 GiB. GPU 0 has a total capacity of 79.18 GiB of which 4.97 GiB is free.\n");
+    let pairs = crate::recommend::budget_fields(&d);
+    assert_eq!(pairs, vec![("gpu", "custom".to_string()), ("gpu_mem_gib", "79.18".to_string())]);
+    let mut plan = crate::budget::Plan::default();
+    let owned: Vec<(String, String)> = pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    assert!(crate::budget::fields::apply(&mut plan, &owned).is_empty());
+    assert_eq!(plan.gpu.capacity, Bytes::from_gib(79.18));
+    let d =
+        run("slurmstepd-falkor7: error: Step 1141810.0 exceeded memory limit (52917772 > 20971520), being killed\n");
+    assert_eq!(crate::recommend::budget_fields(&d), vec![("mem_gib", "20.00".to_string())]);
+}

@@ -1,0 +1,176 @@
+//! Paste (or drop) a log, get what ran out and what to change. Large logs are
+//! read in 1 MB chunks between frames, with progress, so the page never
+//! freezes. Pasted text is only ever shown as text.
+
+mod result;
+
+use crate::content;
+use headroom_core::diagnose::{Diagnoser, Diagnosis};
+use headroom_core::recommend::recommend;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
+
+const CHUNK: usize = 1 << 20;
+/// Above this, a paste is taken out of the text box once read: laying out tens
+/// of megabytes of text costs the browser seconds and shows nothing useful.
+const SHOWN_LIMIT: usize = 2 << 20;
+
+const EXAMPLE_SLURM: &str = "Epoch 0: 100%|██████████| 242/242 [22:54<00:00,  0.18it/s, loss=5.19]\nslurmstepd: error: Detected 4 oom_kill events in StepId=273202.0. Some of the step tasks have been OOM Killed.\n";
+const EXAMPLE_CUDA: &str = "[rank0]:   File \"verl/workers/actor/dp_actor.py\", line 312, in update_policy\n[rank0]:     loss.backward()\n[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 17.66 GiB. GPU 0 has a total capacity of 79.18 GiB of which 4.97 GiB is free. Including non-PyTorch memory, this process has 74.20 GiB memory in use. Of the allocated memory 72.10 GiB is allocated by PyTorch, and 1.20 GiB is reserved by PyTorch but unallocated.\nactor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=32\n";
+
+/// Lets the browser paint and handle input before the next chunk. A message
+/// to ourselves, not setTimeout: timers are clamped, and throttled to one a
+/// second in background tabs, which would make a 50 MB log take minutes.
+async fn next_frame() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| match web_sys::MessageChannel::new() {
+        Ok(channel) => {
+            channel.port2().set_onmessage(Some(&resolve));
+            let _ = channel.port1().post_message(&wasm_bindgen::JsValue::NULL);
+        }
+        Err(_) => {
+            let _ = window().set_timeout_with_callback(&resolve);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+fn now_ms() -> f64 {
+    window().performance().map(|p| p.now()).unwrap_or_default()
+}
+
+#[component]
+pub fn Diagnose() -> impl IntoView {
+    // The box is written only when the text comes from elsewhere (an example,
+    // a file): echoing a 10 MB paste back into it would cost seconds of layout.
+    let log_box: NodeRef<leptos::html::Textarea> = NodeRef::new();
+    let show = move |contents: &str| {
+        if let Some(area) = log_box.get() {
+            area.set_value(contents);
+        }
+    };
+    let result: RwSignal<Option<Diagnosis>> = RwSignal::new(None);
+    let progress: RwSignal<Option<f64>> = RwSignal::new(None);
+    // Wall-clock time from input to result, and the part spent diagnosing
+    // (the rest is the browser laying out a huge text box between chunks).
+    let elapsed_ms = RwSignal::new(0.0);
+    let compute_ms = RwSignal::new(0.0);
+    let read_error: RwSignal<Option<String>> = RwSignal::new(None);
+    let big_log: RwSignal<Option<String>> = RwSignal::new(None);
+    // Each new input starts a new run; an older run notices and stops.
+    let generation = StoredValue::new(0u64);
+
+    let run = move |log: String| {
+        generation.update_value(|g| *g += 1);
+        let mine = generation.get_value();
+        if log.trim().is_empty() {
+            result.set(None);
+            progress.set(None);
+            return;
+        }
+        spawn_local(async move {
+            let started = now_ms();
+            let mut busy = 0.0;
+            let mut diagnoser = Diagnoser::new();
+            let mut rest = log.as_str();
+            let total = log.len().max(1) as f64;
+            while !rest.is_empty() {
+                let mut cut = CHUNK.min(rest.len());
+                while !rest.is_char_boundary(cut) {
+                    cut += 1;
+                }
+                let chunk_started = now_ms();
+                diagnoser.feed(&rest[..cut]);
+                busy += now_ms() - chunk_started;
+                rest = &rest[cut..];
+                if log.len() > CHUNK {
+                    progress.set(Some(1.0 - rest.len() as f64 / total));
+                    next_frame().await;
+                    if generation.get_value() != mine {
+                        return;
+                    }
+                }
+            }
+            let finish_started = now_ms();
+            let mut diagnosis = diagnoser.finish();
+            diagnosis.fixes = recommend(&diagnosis, &log, content::runbooks());
+            compute_ms.set(busy + now_ms() - finish_started);
+            elapsed_ms.set(now_ms() - started);
+            progress.set(None);
+            result.set(Some(diagnosis));
+        });
+    };
+
+    let load_file = move |file: web_sys::File| {
+        read_error.set(None);
+        spawn_local(async move {
+            match wasm_bindgen_futures::JsFuture::from(file.text()).await {
+                Ok(value) => {
+                    let contents = value.as_string().unwrap_or_default();
+                    if contents.len() > SHOWN_LIMIT {
+                        show("");
+                        big_log.set(Some(format!(
+                            "{} ({:.1} MB) was read in full below.",
+                            file.name(),
+                            contents.len() as f64 / 1e6
+                        )));
+                    } else {
+                        show(&contents);
+                        big_log.set(None);
+                    }
+                    run(contents);
+                }
+                Err(_) => read_error.set(Some(format!("Could not read {} as text.", file.name()))),
+            }
+        });
+    };
+
+    view! {
+        <h1>"Diagnose a log"</h1>
+        <p class="lede">"Paste a SLURM .err, dmesg output or a traceback, or drop a log file. Everything stays in this browser tab."</p>
+        <div class="examples">
+            "Try: "
+            <button type="button" on:click=move |_| { show(EXAMPLE_CUDA); run(EXAMPLE_CUDA.into()); }>"a CUDA OOM"</button>
+            " "
+            <button type="button" on:click=move |_| { show(EXAMPLE_SLURM); run(EXAMPLE_SLURM.into()); }>"a SLURM OOM kill"</button>
+        </div>
+        <label for="log-input" class="visually-hidden">"Log"</label>
+        <textarea id="log-input" class="log-input" rows="12" spellcheck="false" node_ref=log_box
+            placeholder="Paste a log here (any size), or drop a file on this box"
+            on:input=move |ev| {
+                let value = event_target_value(&ev);
+                if value.len() > SHOWN_LIMIT {
+                    show("");
+                    big_log.set(Some(format!("A {:.1} MB log was pasted: too large to show here, read in full below.", value.len() as f64 / 1e6)));
+                } else {
+                    big_log.set(None);
+                }
+                run(value)
+            }
+            on:dragover=|ev: web_sys::DragEvent| ev.prevent_default()
+            on:drop=move |ev: web_sys::DragEvent| {
+                ev.prevent_default();
+                if let Some(file) = ev.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0)) {
+                    load_file(file);
+                }
+            }></textarea>
+        <div class="file-row">
+            <label for="log-file">"Or choose a file: "</label>
+            <input id="log-file" type="file" on:change=move |ev| {
+                let input = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+                if let Some(file) = input.and_then(|i| i.files()).and_then(|f| f.get(0)) {
+                    load_file(file);
+                }
+            } />
+        </div>
+        {move || read_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+        {move || big_log.get().map(|note| view! { <p class="notice">{note}</p> })}
+        {move || progress.get().map(|p| view! {
+            <div class="progress" role="status">
+                <progress max="100" value=format!("{:.0}", p * 100.0)></progress>
+                {format!(" reading… {:.0}%", p * 100.0)}
+            </div>
+        })}
+        {move || result.get().map(|d| view! { <result::DiagnosisView diagnosis=d elapsed_ms=elapsed_ms.get() compute_ms=compute_ms.get() /> })}
+    }
+}

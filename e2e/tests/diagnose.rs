@@ -1,0 +1,110 @@
+//! The Diagnose page in Chromium: a pasted log gives the verdict, highlighted
+//! evidence and fix cards; garbage gives "no OOM found"; pasted markup stays
+//! text; a 10 MB log is read in chunks with progress (its time is printed).
+
+use e2e::open_site;
+use e2e::webdriver::Browser;
+use serde_json::json;
+
+/// Puts text in the log box as a paste would (typing megabytes key by key is not a test of anything).
+fn paste(browser: &Browser, text: &str) {
+    browser
+        .execute(
+            "const box = document.getElementById('log-input'); box.value = arguments[0]; box.dispatchEvent(new Event('input', {bubbles: true}));",
+            vec![json!(text)],
+        )
+        .unwrap();
+}
+
+#[test]
+fn a_cuda_oom_gives_evidence_fixes_and_a_budget_link() {
+    let (site, browser) = open_site();
+    browser.goto(&format!("{}#/diagnose", site.url)).unwrap();
+    browser.wait_for("#log-input").unwrap();
+    paste(&browser, "step 1\n[rank0]:     loss.backward()\n[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 17.66 GiB. GPU 0 has a total capacity of 79.18 GiB of which 4.97 GiB is free. Of the allocated memory 72.10 GiB is allocated by PyTorch, and 1.20 GiB is reserved by PyTorch but unallocated.\nppo_micro_batch_size_per_gpu=32\n");
+    browser.wait_for_text(".diagnosis .summary", "Out of memory: GPU memory during backward pass").unwrap();
+    let evidence = browser.wait_for_text(".evidence li", "line 3").unwrap();
+    assert!(browser.text(&evidence).unwrap().contains("Tried to allocate 17.66 GiB"));
+    let first_fix = browser.wait_for(".fix-card").unwrap();
+    assert_eq!(browser.attribute(&first_fix, "data-fix").unwrap().as_deref(), Some("reduce_batch"));
+    assert!(browser.text(&first_fix).unwrap().contains("halve the micro batch 32 -> 16 and accumulate 2 steps"));
+    assert!(browser.text(&browser.wait_for(".figures").unwrap()).unwrap().contains("79.18 GiB"));
+
+    let link = browser.wait_for_text(".button-link", "Open in Budget").unwrap();
+    browser.click(&link).unwrap();
+    browser.wait_for_text("main h1", "Memory budget").unwrap();
+    let value = browser.execute("return document.getElementById('field-gpu_mem_gib').value", vec![]).unwrap();
+    assert_eq!(value, "79.18");
+    assert!(browser.console_problems().unwrap().is_empty());
+}
+
+#[test]
+fn garbage_and_markup_are_reported_as_text() {
+    let (site, browser) = open_site();
+    browser.goto(&format!("{}#/diagnose", site.url)).unwrap();
+    browser.wait_for("#log-input").unwrap();
+    paste(&browser, "hello\nthis is not a log at all\n");
+    browser.wait_for_text(".diagnosis .summary", "No OOM found in 2 line(s)").unwrap();
+
+    paste(&browser, "<img src=x onerror=\"document.title='pwned'\"> CUDA error: out of memory <script>document.title='pwned'</script>\n");
+    let line = browser.wait_for_text(".evidence-line", "<img src=x").unwrap();
+    assert!(browser.text(&line).unwrap().contains("<script>"));
+    assert!(browser.find_all(".diagnosis img, .diagnosis script").unwrap().is_empty());
+    assert_ne!(browser.title().unwrap(), "pwned");
+
+    paste(&browser, "RuntimeError: CUDA error: an illegal memory access was encountered\n");
+    browser.wait_for_text(".diagnosis .summary", "Not an out-of-memory failure").unwrap();
+    let fix = browser.wait_for(".fix-card").unwrap();
+    assert_eq!(browser.attribute(&fix, "data-fix").unwrap().as_deref(), Some("not_oom_fix"));
+}
+
+#[test]
+fn a_10_mb_log_is_read_in_chunks_without_freezing() {
+    let (site, browser) = open_site();
+    browser.goto(&format!("{}#/diagnose", site.url)).unwrap();
+    browser.wait_for("#log-input").unwrap();
+    // Watch for the progress bar and for other tasks running while the log is
+    // read: both prove the work yields to the page instead of freezing it.
+    browser
+        .execute(
+            "window.__sawProgress = false; window.__ticks = 0;
+             const tick = new MessageChannel(); tick.port1.onmessage = () => { window.__ticks++; if (window.__ticks < 20) tick.port2.postMessage(0); }; tick.port2.postMessage(0);
+             new MutationObserver(() => { if (document.querySelector('.progress progress')) window.__sawProgress = true; })
+               .observe(document.body, {childList: true, subtree: true});",
+            vec![],
+        )
+        .unwrap();
+    // 10 MB of tqdm bars and INFO lines, then a SLURM OOM kill, built in the page.
+    browser
+        .execute(
+            "let parts = []; let size = 0; let i = 0;
+             while (size < 10 * 1024 * 1024) {
+               const line = i % 3 == 0
+                 ? `Epoch 0:  ${i % 100}%|████      | ${i}/242 [01:12<01:28,  1.50it/s, loss=2.31]\\r`.repeat(4) + '\\n'
+                 : `2025-10-16 14:34:04,112 - INFO - [rank${i % 16}]: step ${i} loss=2.3412 lr=1.0e-04\\n`;
+               parts.push(line); size += line.length; i++;
+             }
+             parts.push('slurmstepd: error: Detected 4 oom_kill events in StepId=273202.0. Some of the step tasks have been OOM Killed.\\n');
+             const box = document.getElementById('log-input');
+             box.value = parts.join('');
+             box.dispatchEvent(new Event('input', {bubbles: true}));",
+            vec![],
+        )
+        .unwrap();
+    let summary = browser
+        .wait_until("the 10 MB diagnosis", || {
+            let found = browser.find_all(".diagnosis .summary")?;
+            Ok(found.first().map(|s| browser.text(s)).transpose()?.filter(|t| t.contains("Job memory limit")))
+        })
+        .unwrap();
+    assert!(summary.starts_with("Out of memory"));
+    browser.wait_for_text(".notice", "MB log was pasted").unwrap();
+    let timing = browser
+        .execute("const d = document.querySelector('.diagnosis').dataset; return [d.computeMs, d.elapsedMs]", vec![])
+        .unwrap();
+    println!("10 MB log in the browser: {} ms diagnosing, {} ms from input to result", timing[0], timing[1]);
+    assert!(browser.find_all(".progress").unwrap().is_empty(), "progress is gone when done");
+    assert_eq!(browser.execute("return window.__sawProgress", vec![]).unwrap(), true, "progress was shown");
+    let ticks = browser.execute("return window.__ticks", vec![]).unwrap().as_u64().unwrap();
+    assert!(ticks >= 2, "other tasks ran while the log was read ({ticks} ticks)");
+}
