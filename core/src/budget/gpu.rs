@@ -157,7 +157,8 @@ impl GpuBudget {
 
 /// Model-state bytes per parameter for the trainable part: (weights, gradients, optimizer).
 fn state_bytes(plan: &GpuPlan) -> (f64, f64, f64) {
-    let w = plan.weights.bytes().max(2.0).min(4.0);
+    // Trainable weights are 16- or 32-bit: int8/int4 bases train through LoRA.
+    let w = plan.weights.bytes().clamp(2.0, 4.0);
     let master = if plan.fp32_master && w < 4.0 { 4.0 } else { 0.0 };
     let optimizer = match plan.optimizer {
         Optimizer::Sgd => 0.0,

@@ -29,6 +29,8 @@ impl Arch {
     }
 }
 
+// One argument per column of a model card keeps the preset table readable.
+#[allow(clippy::too_many_arguments)]
 fn transformer(
     name: &str,
     layers: u32,

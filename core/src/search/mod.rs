@@ -151,8 +151,8 @@ impl SearchIndex {
         let count = docs.len().max(1) as f32;
         let mut average_lengths = [0f32; 3];
         for doc in &docs {
-            for f in 0..3 {
-                average_lengths[f] += doc.lengths[f] / count;
+            for (average, length) in average_lengths.iter_mut().zip(doc.lengths) {
+                *average += length / count;
             }
         }
         let deletes = fuzzy::Deletes::build(terms.iter().map(String::as_str));

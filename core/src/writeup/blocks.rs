@@ -75,15 +75,14 @@ pub fn blocks(markdown: &str) -> Vec<Block> {
                 }
                 text = list_depth_text.pop().unwrap_or_default();
             }
-            Event::Start(Tag::List(_)) => {
+            Event::Start(Tag::List(_))
                 // A nested list ends the parent item's own text.
-                if !list_depth_text.is_empty() {
+                if !list_depth_text.is_empty() => {
                     let item = clean(&std::mem::take(&mut text));
                     if !item.is_empty() {
                         out.push(Block::ListItem(item));
                     }
                 }
-            }
             Event::End(TagEnd::Paragraph) if list_depth_text.is_empty() && table.is_none() => {
                 let paragraph = clean(&std::mem::take(&mut text));
                 if !paragraph.is_empty() {

@@ -114,7 +114,7 @@ pub fn prose_change(text: &str) -> Option<KnobChange> {
     let knob = strip_verb(last_clause(&text[..from]));
     let old = text[from + 6..to].trim().to_string();
     let (new, note) = first_word(&text[to + 4..])?;
-    (valueish(&old) && valueish(&new) && !knob.is_empty()).then(|| KnobChange { knob, old: Some(old), new, note })
+    (valueish(&old) && valueish(&new) && !knob.is_empty()).then_some(KnobChange { knob, old: Some(old), new, note })
 }
 
 /// Left of an arrow: "Memory: 256GB" -> ("Memory", "256GB"); "RL_BATCH_SIZE from 8" -> ("RL_BATCH_SIZE", "8").
@@ -140,7 +140,7 @@ fn first_word(right: &str) -> Option<(String, Option<String>)> {
         return None;
     }
     let rest = right[right.find(word).map_or(0, |i| i + word.len())..].trim();
-    let rest = rest.trim_start_matches(|c: char| c == ')' || c == ',' || c == ';').trim();
+    let rest = rest.trim_start_matches([')', ',', ';']).trim();
     Some((word.to_string(), (!rest.is_empty()).then(|| rest.to_string())))
 }
 
