@@ -5,12 +5,16 @@
 use crate::units::{parse_size, Bytes, UnitConvention};
 
 /// Byte offset of the first ASCII-case-insensitive occurrence of `needle`.
+/// Jumps between candidates for the first byte with memchr.
 pub fn find_ci(haystack: &str, needle: &str) -> Option<usize> {
     let (h, n) = (haystack.as_bytes(), needle.as_bytes());
-    if n.is_empty() || n.len() > h.len() {
+    let (&first, rest) = n.split_first()?;
+    if n.len() > h.len() {
         return None;
     }
-    (0..=h.len() - n.len()).find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
+    let last_start = h.len() - n.len();
+    memchr::memchr2_iter(first.to_ascii_lowercase(), first.to_ascii_uppercase(), &h[..=last_start])
+        .find(|&i| h[i + 1..i + n.len()].eq_ignore_ascii_case(rest))
 }
 
 /// Every offset of `needle` (ASCII case-insensitive), non-overlapping.
