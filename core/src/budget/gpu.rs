@@ -143,6 +143,9 @@ pub struct GpuBudget {
     pub capacity: Bytes,
     /// Moved to host RAM by offloading (per GPU's process).
     pub offloaded_to_host: Bytes,
+    /// With a vLLM rollout engine: the tokens its KV cache holds, what is left
+    /// of its reservation after a 16-bit copy of the weights (vLLM engine args).
+    pub rollout_kv_tokens: Option<u64>,
 }
 
 impl GpuBudget {
@@ -294,7 +297,17 @@ pub fn compute_with_batch(plan: &GpuPlan, micro_batch: u32) -> GpuBudget {
     parts.push((Component::Fragmentation, subtotal * plan.fragmentation.clamp(0.0, 1.0)));
     let parts: Vec<(Component, Bytes)> = parts.into_iter().map(|(c, b)| (c, Bytes::from_f64(b))).collect();
     let total = parts.iter().map(|(_, b)| *b).sum();
-    GpuBudget { parts, total, capacity: plan.capacity, offloaded_to_host: Bytes::from_f64(host) }
+    let rollout_kv_tokens = (plan.vllm_utilization > 0.0).then(|| {
+        let reserved = plan.vllm_utilization.min(1.0) * plan.capacity.as_f64();
+        let per_token = kv_cache(&plan.model, 1.0, 2.0);
+        let left = reserved - psi * 2.0;
+        if per_token > 0.0 && left > 0.0 {
+            (left / per_token) as u64
+        } else {
+            0
+        }
+    });
+    GpuBudget { parts, total, capacity: plan.capacity, offloaded_to_host: Bytes::from_f64(host), rollout_kv_tokens }
 }
 
 /// The largest micro batch (up to 65,536) that fits, or None if even 1 does not.

@@ -15,6 +15,9 @@ pub fn markdown(plan: &Plan, budget: &Budget, link: &str) -> String {
     for (component, bytes) in g.parts.iter().filter(|(_, b)| b.0 > 0) {
         let _ = writeln!(md, "| {} | {} |", component.label(), bytes);
     }
+    if let Some(tokens) = g.rollout_kv_tokens {
+        let _ = writeln!(md, "\nvLLM rollout KV cache: about {tokens} tokens after its copy of the weights.");
+    }
     if let Some(m) = budget.max_micro_batch {
         let _ = writeln!(md, "\nLargest micro batch that fits: **{m}** (now {}).", plan.gpu.micro_batch);
     }

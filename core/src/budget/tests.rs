@@ -217,3 +217,20 @@ fn extreme_values_never_panic() {
     let _ = markdown(&plan, &evaluate(&plan), "");
     let _ = MIB;
 }
+
+/// vLLM engine args: the engine may use utilization x total memory; after the
+/// weights, the rest is KV cache. Qwen2.5-7B (28 layers, 4 KV heads of 128,
+/// 56 KiB per token in bf16) at 0.6 of an 80 GiB card: 48 GiB - 15.2 GB of
+/// weights leaves room for about 640 k tokens.
+#[test]
+fn rollout_kv_cache_left_after_the_weights() {
+    let plan = GpuPlan { model: preset("Qwen2.5-7B").unwrap(), vllm_utilization: 0.6, ..GpuPlan::example() };
+    let b = compute(&plan);
+    let reserved = 0.6 * (80u64 << 30) as f64;
+    let per_token = 2.0 * 28.0 * 4.0 * 128.0 * 2.0;
+    let expected = ((reserved - plan.model.params as f64 * 2.0) / per_token) as u64;
+    assert_eq!(b.rollout_kv_tokens, Some(expected));
+    assert!((600_000..700_000).contains(&expected), "{expected}");
+    assert_eq!(b.part(Component::VllmReservation), Bytes::from_f64(reserved));
+    assert_eq!(compute(&GpuPlan::example()).rollout_kv_tokens, None);
+}

@@ -51,6 +51,9 @@ pub fn Budget(state: String) -> impl IntoView {
                     let verdict = if g.fits() { "Fits" } else { "Does not fit" };
                     format!("{verdict}: {} of {}", g.total, g.capacity)
                 }}</p>
+                {move || budget.get().gpu.rollout_kv_tokens.map(|tokens| view! {
+                    <p>{format!("The vLLM rollout's KV cache holds about {tokens} tokens after its copy of the weights.")}</p>
+                })}
                 <p>{move || match budget.get().max_micro_batch {
                     Some(m) => format!("Largest micro batch that fits: {m} (now {}).", plan.get().gpu.micro_batch),
                     None => "Not even a micro batch of 1 fits: change the model states first.".to_string(),
