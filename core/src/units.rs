@@ -36,14 +36,6 @@ impl Bytes {
     pub fn as_f64(self) -> f64 {
         self.0 as f64
     }
-
-    pub fn gib(self) -> f64 {
-        self.0 as f64 / GIB as f64
-    }
-
-    pub fn saturating_sub(self, other: Bytes) -> Bytes {
-        Bytes(self.0.saturating_sub(other.0))
-    }
 }
 
 impl std::ops::Add for Bytes {

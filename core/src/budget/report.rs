@@ -15,6 +15,9 @@ pub fn markdown(plan: &Plan, budget: &Budget, link: &str) -> String {
     for (component, bytes) in g.parts.iter().filter(|(_, b)| b.0 > 0) {
         let _ = writeln!(md, "| {} | {} |", component.label(), bytes);
     }
+    if g.offloaded_to_host.0 > 0 {
+        let _ = writeln!(md, "\nOffloaded to host RAM: {} per GPU process.", g.offloaded_to_host);
+    }
     if let Some(tokens) = g.rollout_kv_tokens {
         let _ = writeln!(md, "\nvLLM rollout KV cache: about {tokens} tokens after its copy of the weights.");
     }

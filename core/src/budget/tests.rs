@@ -234,3 +234,15 @@ fn rollout_kv_cache_left_after_the_weights() {
     assert_eq!(b.part(Component::VllmReservation), Bytes::from_f64(reserved));
     assert_eq!(compute(&GpuPlan::example()).rollout_kv_tokens, None);
 }
+
+/// ZeRO-Offload moves the optimizer states (12 bytes/param with the fp32
+/// copy) to host RAM: the GPU loses exactly what the host gains.
+#[test]
+fn offloading_moves_optimizer_state_to_the_host() {
+    let plan = GpuPlan { gpus: 1, ..plain(1_000_000_000) };
+    let on_gpu = compute(&plan);
+    let offloaded = compute(&GpuPlan { offload_optimizer: true, ..plan.clone() });
+    assert_eq!(offloaded.offloaded_to_host, on_gpu.part(Component::OptimizerStates));
+    assert_eq!(offloaded.offloaded_to_host, Bytes(12_000_000_000));
+    assert_eq!(offloaded.part(Component::OptimizerStates), Bytes(0));
+}

@@ -136,12 +136,6 @@ impl Diagnoser {
         Diagnoser::default()
     }
 
-    /// Bytes of text the caller has fed so far is its own business; this says
-    /// how many complete lines have been read.
-    pub fn lines_read(&self) -> usize {
-        self.lines_before
-    }
-
     pub fn feed(&mut self, chunk: &str) {
         let joined;
         let text = if self.carry.is_empty() {

@@ -159,14 +159,6 @@ impl SearchIndex {
         SearchIndex { docs, terms, postings, deletes, average_lengths }
     }
 
-    pub fn len(&self) -> usize {
-        self.docs.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.docs.is_empty()
-    }
-
     /// The best `limit` hits for `query`; an empty text lists every runbook
     /// (incidents first, newest first) so the page is never blank.
     pub fn search(&self, query: &Query, limit: usize) -> Results {

@@ -51,6 +51,10 @@ pub fn Budget(state: String) -> impl IntoView {
                     let verdict = if g.fits() { "Fits" } else { "Does not fit" };
                     format!("{verdict}: {} of {}", g.total, g.capacity)
                 }}</p>
+                {move || {
+                    let moved = budget.get().gpu.offloaded_to_host;
+                    (moved.0 > 0).then(|| view! { <p>{format!("Offloaded to host RAM: {moved} per GPU process (count it in the node's budget below).")}</p> })
+                }}
                 {move || budget.get().gpu.rollout_kv_tokens.map(|tokens| view! {
                     <p>{format!("The vLLM rollout's KV cache holds about {tokens} tokens after its copy of the weights.")}</p>
                 })}
