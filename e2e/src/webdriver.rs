@@ -199,6 +199,12 @@ impl Browser {
         self.session_call("POST", "/actions", Some(body)).map(drop)
     }
 
+    /// A PNG of the viewport, base64-encoded as WebDriver returns it (for
+    /// looking at a page while writing a test).
+    pub fn screenshot_base64(&self) -> Result<String> {
+        Ok(self.session_call("GET", "/screenshot", None)?.as_str().unwrap_or_default().to_string())
+    }
+
     /// The console messages logged since the last call (chromedriver's browser log).
     pub fn console(&self) -> Result<Vec<ConsoleEntry>> {
         let entries = self.session_call("POST", "/se/log", Some(json!({ "type": "browser" })))?;

@@ -79,4 +79,6 @@ fn the_harness_sees_console_errors_and_late_requests() {
         .unwrap();
     assert!(problems.iter().all(|e| e.level == "SEVERE" || e.level == "WARNING"));
     browser.wait_until("the planted request", || Ok((resource_count(&browser) > before).then_some(()))).unwrap();
+    // Screenshots work, for looking at a page while writing a test (PNG's signature in base64).
+    assert!(browser.screenshot_base64().unwrap().starts_with("iVBORw0KGgo"));
 }
