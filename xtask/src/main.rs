@@ -58,7 +58,8 @@ fn flag_value(args: &[String], flag: &str) -> Option<String> {
 fn test() -> Result<(), String> {
     tools::ensure_site_tools()?;
     tools::ensure_browser()?;
-    step("native tests", cargo(&["test", "--workspace", "--exclude", "headroom-app", "--exclude", "e2e"]))?;
+    // --all-targets also runs each criterion benchmark once, so the benches cannot rot.
+    step("native tests", cargo(&["test", "--workspace", "--exclude", "headroom-app", "--exclude", "e2e", "--all-targets"]))?;
     step("e2e helper unit tests", cargo(&["test", "-p", "e2e", "--lib"]))?;
     let dist = root().join("target").join("e2e-dist");
     site::dist(&dist)?;
