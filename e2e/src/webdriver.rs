@@ -199,6 +199,13 @@ impl Browser {
         self.session_call("POST", "/actions", Some(body)).map(drop)
     }
 
+    /// How many resources the page has fetched so far (the Resource Timing
+    /// buffer): unchanged after load means nothing left the page.
+    pub fn resources_fetched(&self) -> Result<u64> {
+        let n = self.execute("return performance.getEntriesByType('resource').length", vec![])?;
+        n.as_u64().ok_or_else(|| format!("not a count: {n}"))
+    }
+
     /// A PNG of the viewport, base64-encoded as WebDriver returns it (for
     /// looking at a page while writing a test).
     pub fn screenshot_base64(&self) -> Result<String> {

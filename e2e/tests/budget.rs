@@ -20,6 +20,7 @@ fn fields_recompute_validate_and_live_in_the_url() {
     let (site, browser) = open_site();
     browser.goto(&format!("{}#/budget", site.url)).unwrap();
     browser.wait_for_text(".budget-results .verdict", "Does not fit").unwrap();
+    let fetched = browser.resources_fetched().unwrap();
     assert!(browser.find_all(".stacked-bar rect.seg").unwrap().len() >= 5, "the GPU bar has its segments");
     assert!(browser.wait_for_text(".suggestions", "offload optimizer states to CPU").is_ok());
     assert!(browser.wait_for_text(".sbatch", "#SBATCH --mem=").is_ok());
@@ -36,6 +37,7 @@ fn fields_recompute_validate_and_live_in_the_url() {
 
     set_field(&browser, "lora_rank", "16");
     browser.wait_for_text(".budget-results .verdict", "Fits").unwrap();
+    assert_eq!(browser.resources_fetched().unwrap(), fetched, "recomputing fetches nothing");
     let url = browser.current_url().unwrap();
     assert!(url.contains("#/budget?") && url.contains("lora_rank=16") && url.contains("micro_batch=2"), "{url}");
 

@@ -21,6 +21,7 @@ fn a_cuda_oom_gives_evidence_fixes_and_a_budget_link() {
     let (site, browser) = open_site();
     browser.goto(&format!("{}#/diagnose", site.url)).unwrap();
     browser.wait_for("#log-input").unwrap();
+    let fetched = browser.resources_fetched().unwrap();
     paste(&browser, "step 1\n[rank0]:     loss.backward()\n[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 17.66 GiB. GPU 0 has a total capacity of 79.18 GiB of which 4.97 GiB is free. Of the allocated memory 72.10 GiB is allocated by PyTorch, and 1.20 GiB is reserved by PyTorch but unallocated.\nppo_micro_batch_size_per_gpu=32\n");
     browser.wait_for_text(".diagnosis .summary", "Out of memory: GPU memory during backward pass").unwrap();
     let evidence = browser.wait_for_text(".evidence li", "line 3").unwrap();
@@ -30,6 +31,7 @@ fn a_cuda_oom_gives_evidence_fixes_and_a_budget_link() {
     assert!(browser.text(&first_fix).unwrap().contains("halve the micro batch 32 -> 16 and accumulate 2 steps"));
     assert!(browser.text(&browser.wait_for(".figures").unwrap()).unwrap().contains("79.18 GiB"));
 
+    assert_eq!(browser.resources_fetched().unwrap(), fetched, "a pasted log never leaves the page");
     let link = browser.wait_for_text(".button-link", "Open in Budget").unwrap();
     browser.click(&link).unwrap();
     browser.wait_for_text("main h1", "Memory budget").unwrap();

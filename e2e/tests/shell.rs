@@ -14,7 +14,7 @@ fn every_route_renders_without_console_errors_or_late_requests() {
     browser.goto(&site.url).unwrap();
     heading(&browser, "Beat out-of-memory failures");
     assert_eq!(browser.title().unwrap(), "Home · Headroom");
-    let requests_after_load = resource_count(&browser);
+    let requests_after_load = browser.resources_fetched().unwrap();
 
     for (link, expected_heading) in [
         ("Runbooks", "Runbooks"),
@@ -40,7 +40,11 @@ fn every_route_renders_without_console_errors_or_late_requests() {
 
     let problems = browser.console_problems().unwrap();
     assert!(problems.is_empty(), "console errors or warnings: {problems:#?}");
-    assert_eq!(resource_count(&browser), requests_after_load, "the site fetched something after it had loaded");
+    assert_eq!(
+        browser.resources_fetched().unwrap(),
+        requests_after_load,
+        "the site fetched something after it had loaded"
+    );
 }
 
 #[test]
@@ -58,18 +62,13 @@ fn slash_focuses_search_and_enter_searches_runbooks() {
     assert!(url.ends_with("#/runbooks?q=validation%20workers"), "query lives in the URL: {url}");
 }
 
-/// Resources the page has fetched so far (the Resource Timing buffer).
-fn resource_count(browser: &e2e::webdriver::Browser) -> u64 {
-    browser.execute("return performance.getEntriesByType('resource').length", vec![]).unwrap().as_u64().unwrap()
-}
-
 /// The console assertion above is only worth something if it can fail.
 #[test]
 fn the_harness_sees_console_errors_and_late_requests() {
     let (site, browser) = open_site();
     browser.goto(&site.url).unwrap();
     heading(&browser, "Beat out-of-memory failures");
-    let before = resource_count(&browser);
+    let before = browser.resources_fetched().unwrap();
     browser.execute("console.error('planted error'); fetch('./favicon-missing.svg').catch(() => {});", vec![]).unwrap();
     let problems = browser
         .wait_until("the planted console error", || {
@@ -78,7 +77,9 @@ fn the_harness_sees_console_errors_and_late_requests() {
         })
         .unwrap();
     assert!(problems.iter().all(|e| e.level == "SEVERE" || e.level == "WARNING"));
-    browser.wait_until("the planted request", || Ok((resource_count(&browser) > before).then_some(()))).unwrap();
+    browser
+        .wait_until("the planted request", || Ok((browser.resources_fetched().unwrap() > before).then_some(())))
+        .unwrap();
     // Screenshots work, for looking at a page while writing a test (PNG's signature in base64).
     assert!(browser.screenshot_base64().unwrap().starts_with("iVBORw0KGgo"));
 }

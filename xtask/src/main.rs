@@ -59,7 +59,10 @@ fn test() -> Result<(), String> {
     tools::ensure_site_tools()?;
     tools::ensure_browser()?;
     // --all-targets also runs each criterion benchmark once, so the benches cannot rot.
-    step("native tests", cargo(&["test", "--workspace", "--exclude", "headroom-app", "--exclude", "e2e", "--all-targets"]))?;
+    step(
+        "native tests",
+        cargo(&["test", "--workspace", "--exclude", "headroom-app", "--exclude", "e2e", "--all-targets"]),
+    )?;
     step("e2e helper unit tests", cargo(&["test", "-p", "e2e", "--lib"]))?;
     let dist = root().join("target").join("e2e-dist");
     site::dist(&dist)?;
