@@ -30,6 +30,16 @@ fn a_cuda_oom_gives_evidence_fixes_and_a_budget_link() {
     assert_eq!(browser.attribute(&first_fix, "data-fix").unwrap().as_deref(), Some("reduce_batch"));
     assert!(browser.text(&first_fix).unwrap().contains("halve the micro batch 32 -> 16 and accumulate 2 steps"));
     assert!(browser.text(&browser.wait_for(".figures").unwrap()).unwrap().contains("79.18 GiB"));
+    // In context: the evidence line is highlighted among its neighbours.
+    let hits = browser
+        .execute(
+            "return [...document.querySelectorAll('.log-excerpt .log-line.hit .line-no')].map(e => e.textContent)",
+            vec![],
+        )
+        .unwrap();
+    assert_eq!(hits, json!(["3"]));
+    let lines = browser.execute("return document.querySelectorAll('.log-excerpt .log-line').length", vec![]).unwrap();
+    assert_eq!(lines, json!(4), "line 3 with lines 1-2 and 4 around it");
 
     assert_eq!(browser.resources_fetched().unwrap(), fetched, "a pasted log never leaves the page");
     let link = browser.wait_for_text(".button-link", "Open in Budget").unwrap();

@@ -52,9 +52,71 @@ pub fn is_bare_killed(segment: &str) -> bool {
     words.windows(2).any(|w| w[1] == "Killed" && w[0].chars().all(|c| c.is_ascii_digit()))
 }
 
+/// One line of an excerpt around the evidence.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ExcerptLine {
+    /// 1-based line number in the log.
+    pub line: usize,
+    pub text: String,
+    pub evidence: bool,
+}
+
+/// The evidence lines with `radius` lines of context around each, cleaned
+/// like evidence (last `\r` segment, no colour codes); `None` marks a gap.
+/// Stops after `max_lines` lines so a log with thousands of hits stays readable.
+pub fn excerpt(text: &str, evidence: &[usize], radius: usize, max_lines: usize) -> Vec<Option<ExcerptLine>> {
+    let mut windows: Vec<(usize, usize)> =
+        evidence.iter().map(|&l| (l.saturating_sub(radius).max(1), l + radius)).collect();
+    windows.sort_unstable();
+    // Merged, so one pointer walks them alongside the lines.
+    let mut merged: Vec<(usize, usize)> = Vec::new();
+    for (from, to) in windows {
+        match merged.last_mut() {
+            Some(last) if from <= last.1 + 1 => last.1 = last.1.max(to),
+            _ => merged.push((from, to)),
+        }
+    }
+    let last = merged.last().map_or(0, |w| w.1);
+    let mut out: Vec<Option<ExcerptLine>> = Vec::new();
+    let mut previous = 0;
+    let mut window = 0;
+    for (index, raw) in text.lines().enumerate().take(last) {
+        let line = index + 1;
+        while merged.get(window).is_some_and(|w| w.1 < line) {
+            window += 1;
+        }
+        if !merged.get(window).is_some_and(|w| w.0 <= line) {
+            continue;
+        }
+        if out.len() >= max_lines {
+            break;
+        }
+        if previous != 0 && line != previous + 1 {
+            out.push(None);
+        }
+        let shown = raw.rsplit('\r').find(|segment| !segment.trim().is_empty()).unwrap_or("");
+        out.push(Some(ExcerptLine { line, text: clean(shown), evidence: evidence.contains(&line) }));
+        previous = line;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn excerpt_marks_evidence_and_gaps() {
+        let text = "a\nb\nc\nOOM here\nd\ne\nf\ng\nh\nKilled\n";
+        let ex = excerpt(text, &[4, 10], 1, 100);
+        let shown: Vec<String> = ex
+            .iter()
+            .map(|l| l.as_ref().map_or("…".into(), |l| format!("{}{}", l.line, if l.evidence { "*" } else { "" })))
+            .collect();
+        assert_eq!(shown, vec!["3", "4*", "5", "…", "9", "10*"]);
+        assert!(excerpt("", &[], 2, 10).is_empty());
+        assert_eq!(excerpt("x\n", &[50], 2, 10), Vec::<Option<ExcerptLine>>::new());
+    }
 
     #[test]
     fn carriage_returns_and_colours() {

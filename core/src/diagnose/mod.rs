@@ -18,6 +18,7 @@ use signatures::{Meaning, SIGNATURES};
 use std::sync::OnceLock;
 
 pub use figures::Numbers;
+pub use lines::{excerpt, ExcerptLine};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]

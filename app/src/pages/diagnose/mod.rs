@@ -5,7 +5,7 @@
 mod result;
 
 use crate::content;
-use headroom_core::diagnose::{Diagnoser, Diagnosis};
+use headroom_core::diagnose::{excerpt, Diagnoser, Diagnosis, ExcerptLine};
 use headroom_core::recommend::recommend;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -49,7 +49,7 @@ pub fn Diagnose() -> impl IntoView {
             area.set_value(contents);
         }
     };
-    let result: RwSignal<Option<Diagnosis>> = RwSignal::new(None);
+    let result: RwSignal<Option<(Diagnosis, Vec<Option<ExcerptLine>>)>> = RwSignal::new(None);
     let progress: RwSignal<Option<f64>> = RwSignal::new(None);
     // Wall-clock time from input to result, and the part spent diagnosing
     // (the rest is the browser laying out a huge text box between chunks).
@@ -94,10 +94,12 @@ pub fn Diagnose() -> impl IntoView {
             let finish_started = now_ms();
             let mut diagnosis = diagnoser.finish();
             diagnosis.fixes = recommend(&diagnosis, &log, content::runbooks());
+            let evidence_lines: Vec<usize> = diagnosis.evidence.iter().map(|e| e.line).collect();
+            let context = excerpt(&log, &evidence_lines, 2, 120);
             compute_ms.set(busy + now_ms() - finish_started);
             elapsed_ms.set(now_ms() - started);
             progress.set(None);
-            result.set(Some(diagnosis));
+            result.set(Some((diagnosis, context)));
         });
     };
 
@@ -171,6 +173,8 @@ pub fn Diagnose() -> impl IntoView {
                 {format!(" reading… {:.0}%", p * 100.0)}
             </div>
         })}
-        {move || result.get().map(|d| view! { <result::DiagnosisView diagnosis=d elapsed_ms=elapsed_ms.get() compute_ms=compute_ms.get() /> })}
+        {move || result.get().map(|(d, context)| view! {
+            <result::DiagnosisView diagnosis=d context=context elapsed_ms=elapsed_ms.get() compute_ms=compute_ms.get() />
+        })}
     }
 }

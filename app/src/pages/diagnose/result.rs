@@ -2,14 +2,19 @@
 
 use crate::content;
 use crate::route::Route;
-use headroom_core::diagnose::Diagnosis;
+use headroom_core::diagnose::{Diagnosis, ExcerptLine};
 use headroom_core::query_string;
 use headroom_core::recommend::{budget_fields, Fix};
 use headroom_core::units::Bytes;
 use leptos::prelude::*;
 
 #[component]
-pub fn DiagnosisView(diagnosis: Diagnosis, elapsed_ms: f64, compute_ms: f64) -> impl IntoView {
+pub fn DiagnosisView(
+    diagnosis: Diagnosis,
+    context: Vec<Option<ExcerptLine>>,
+    elapsed_ms: f64,
+    compute_ms: f64,
+) -> impl IntoView {
     let verdict_class = if diagnosis.oom { "verdict-box oom" } else { "verdict-box" };
     let numbers = serde_json::to_value(&diagnosis.numbers).unwrap_or_default();
     let figures: Vec<(String, String)> = numbers
@@ -59,6 +64,21 @@ pub fn DiagnosisView(diagnosis: Diagnosis, elapsed_ms: f64, compute_ms: f64) -> 
                         </li>
                     }).collect_view()}
                 </ol>
+            })}
+            {(!context.is_empty()).then(|| view! {
+                <details class="context">
+                    <summary>"The evidence in context"</summary>
+                    <div class="log-excerpt" role="region" aria-label="Log excerpt">
+                        {context.into_iter().map(|line| match line {
+                            Some(l) => view! {
+                                <div class=if l.evidence { "log-line hit" } else { "log-line" }>
+                                    <span class="line-no">{l.line}</span><code>{l.text}</code>
+                                </div>
+                            }.into_any(),
+                            None => view! { <div class="log-gap">"…"</div> }.into_any(),
+                        }).collect_view()}
+                    </div>
+                </details>
             })}
             {(!diagnosis.fixes.is_empty()).then(|| view! {
                 <h3>"Fixes, best first"</h3>
