@@ -139,7 +139,6 @@ fn gpu(d: &Diagnosis, text: &str, picks: &mut Vec<(&'static str, String)>) {
             "per_device_train_batch_size",
             "batch_size",
             "batch-size",
-            "bs",
         ],
     );
     let stack = |s| d.stack.contains(&s);
