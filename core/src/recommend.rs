@@ -133,13 +133,7 @@ fn gpu(d: &Diagnosis, text: &str, picks: &mut Vec<(&'static str, String)>) {
     let own = n.allocated_by_pytorch.unwrap_or(0) + n.reserved_unallocated.unwrap_or(0);
     let batch = knob(
         text,
-        &[
-            "micro_batch_size_per_gpu",
-            "micro_batch_size",
-            "per_device_train_batch_size",
-            "batch_size",
-            "batch-size",
-        ],
+        &["micro_batch_size_per_gpu", "micro_batch_size", "per_device_train_batch_size", "batch_size", "batch-size"],
     );
     let stack = |s| d.stack.contains(&s);
 

@@ -24,6 +24,8 @@ fn fields_recompute_validate_and_live_in_the_url() {
     assert!(browser.find_all(".stacked-bar rect.seg").unwrap().len() >= 5, "the GPU bar has its segments");
     assert!(browser.wait_for_text(".suggestions", "offload optimizer states to CPU").is_ok());
     assert!(browser.wait_for_text(".sbatch", "#SBATCH --mem=").is_ok());
+    let formulas = browser.execute("return document.querySelector('.formulas').textContent", vec![]).unwrap();
+    assert!(formulas.as_str().unwrap().contains("Korthikanti et al. 2022"), "every formula names its source");
 
     // A bad value is explained beside its field and the calculation keeps the last good one.
     set_field(&browser, "micro_batch", "abc");

@@ -65,3 +65,19 @@ pub fn evaluate(plan: &Plan) -> Budget {
 
 #[cfg(test)]
 mod tests;
+
+/// The calculator's formulas and where each comes from, as the Budget page
+/// and the markdown export show them.
+pub const FORMULAS: &[(&str, &str)] = &[
+    ("Model states, mixed-precision Adam: 2Ψ weights + 2Ψ gradients + 12Ψ optimizer (fp32 copy, momentum, variance) = 16Ψ bytes", "ZeRO paper, Rajbhandari et al. 2020, section 3.1"),
+    ("fp32 Adam 4 + 4 + 8, SGD with momentum 4 + 4 + 4, 8-bit Adam states 2Ψ, Adafactor about 4·(rows+cols) per matrix", "EleutherAI, Transformer Math 101, 2023"),
+    ("ZeRO-1 shards optimizer states over N GPUs, ZeRO-2 also gradients, ZeRO-3 / FSDP FULL_SHARD also weights", "ZeRO paper, figure 1; PyTorch FSDP docs"),
+    ("Activations per transformer layer (16-bit): s·b·h·(34 + 5·a·s/h); selective recomputation 34·s·b·h; full checkpointing 2·s·b·h plus one layer", "Korthikanti et al. 2022, section 4"),
+    ("FlashAttention never stores the s x s attention matrix: the 5·a·s/h term goes", "Dao et al. 2022"),
+    ("Other networks (CNNs): activations = micro batch x a measured per-sample figure (max_memory_allocated at two batch sizes, divided by the difference)", "our rule [HEURISTIC]"),
+    ("KV cache: 2 · layers · kv_heads · head_dim · tokens · bytes per element", "vLLM kv_cache_interface; calculator-formulas.md"),
+    ("vLLM may use gpu_memory_utilization x total memory; its KV cache is what its weights leave of that", "vLLM engine arguments"),
+    ("LoRA trains r·(in+out) parameters per linear layer; the frozen base stays at its dtype (4-bit for QLoRA)", "catalog F-06"),
+    ("CUDA context 0.3-1 GiB per process; a fragmentation margin on top", "PyTorch CUDA semantics notes"),
+    ("Host RAM per node: ranks x (main + workers x (worker + prefetch x batch x sample) + pinned); validation start adds its workers and data", "catalog H-02, H-03, H-06; seeds 000 and 002"),
+];

@@ -41,6 +41,11 @@ pub fn markdown(plan: &Plan, budget: &Budget, link: &str) -> String {
                 writeln!(md, "| {} | {} | {} | {} |", s.change, s.after, if s.fits { "yes" } else { "no" }, s.source);
         }
     }
+    let _ = writeln!(
+        md,
+        "\nFormulas: {}.",
+        super::FORMULAS.iter().map(|(_, source)| *source).collect::<Vec<_>>().join("; ")
+    );
     if !link.is_empty() {
         let _ = writeln!(md, "\n[Open this calculation in Headroom]({link})");
     }

@@ -6,7 +6,7 @@ mod chart;
 mod form;
 
 use crate::route::Route;
-use headroom_core::budget::{evaluate, fields, markdown, Plan};
+use headroom_core::budget::{evaluate, fields, markdown, Plan, FORMULAS};
 use headroom_core::query_string;
 use leptos::prelude::*;
 
@@ -92,6 +92,11 @@ pub fn Budget(state: String) -> impl IntoView {
                         }.into_any()
                     }
                 }}
+
+                <details class="formulas">
+                    <summary>"How this is computed"</summary>
+                    <ul>{FORMULAS.iter().map(|(formula, source)| view! { <li>{*formula} <span class="small">" (" {*source} ")"</span></li> }).collect_view()}</ul>
+                </details>
 
                 <h2>"Share and export"</h2>
                 <p class="small">"The link in the address bar reproduces this calculation. For a write-up:"</p>
