@@ -14,6 +14,9 @@ fn every_route_renders_without_console_errors_or_late_requests() {
     browser.goto(&site.url).unwrap();
     heading(&browser, "Beat out-of-memory failures");
     assert_eq!(browser.title().unwrap(), "Home · Headroom");
+    let onboarding = browser.find_all(".onboarding li a").unwrap();
+    assert_eq!(onboarding.len(), 4, "the four onboarding guides, in order");
+    assert_eq!(browser.text(&onboarding[0]).unwrap(), "How GPU memory is spent in training");
     let requests_after_load = browser.resources_fetched().unwrap();
 
     for (link, expected_heading) in [

@@ -1,4 +1,14 @@
+use crate::content;
+use crate::route::Route;
 use leptos::prelude::*;
+
+/// The onboarding path, in reading order.
+const ONBOARDING: [&str; 4] = [
+    "gpu-memory-in-training",
+    "reading-pytorch-oom-message",
+    "host-ram-dataloaders-ranks",
+    "slurm-memory-flags-sacct-seff",
+];
 
 #[component]
 pub fn Home() -> impl IntoView {
@@ -23,6 +33,14 @@ pub fn Home() -> impl IntoView {
                 <h2>"Read the runbooks"</h2>
                 <p>"The lab's past incidents and onboarding guides, searchable."</p>
             </a>
+        </section>
+        <section class="onboarding">
+            <h2>"New to the lab? Read these in order"</h2>
+            <ol>
+                {ONBOARDING.iter().filter_map(|slug| content::by_slug(slug)).map(|r| view! {
+                    <li><a href=Route::Runbook { slug: r.slug.clone() }.to_hash()>{r.title.clone()}</a> " — " {r.summary.clone()}</li>
+                }).collect_view()}
+            </ol>
         </section>
     }
 }
