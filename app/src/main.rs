@@ -1,6 +1,7 @@
 //! Headroom's user interface. It only presents: every decision about write-ups,
 //! logs and budgets is made in `headroom-core`.
 
+mod clipboard;
 mod content;
 mod pages;
 mod route;

@@ -33,6 +33,13 @@ fn search_validation_workers_then_open_the_incident() {
     assert!(rows.contains("#SBATCH --mem") && rows.contains("256G") && rows.contains("400G"), "{rows}");
     let diffs = browser.find_all(".fix-card .knob-diff tbody tr").unwrap();
     assert!(diffs.len() >= 6, "every fix card lists its knob changes ({} rows)", diffs.len());
+    // A copy button says what happened (the clipboard may be refused to a headless page).
+    let copy = browser.wait_for(".fix-card .copy").unwrap();
+    browser.click(&copy).unwrap();
+    let label = browser
+        .wait_until("the copy button to report", || Ok(Some(browser.text(&copy)?).filter(|t| t != "Copy")))
+        .unwrap();
+    assert!(label == "Copied" || label.starts_with("Copy blocked"), "{label}");
     assert!(browser.console_problems().unwrap().is_empty());
 }
 

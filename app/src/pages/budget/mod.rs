@@ -5,6 +5,7 @@
 mod chart;
 mod form;
 
+use crate::clipboard::{self, CopyState};
 use crate::route::Route;
 use headroom_core::budget::{evaluate, fields, markdown, Plan, FORMULAS};
 use headroom_core::query_string;
@@ -30,7 +31,7 @@ pub fn Budget(state: String) -> impl IntoView {
         let href = window().location().href().unwrap_or_default();
         markdown(&plan.get(), &budget.get(), &href)
     });
-    let copied = RwSignal::new(false);
+    let copy_state = RwSignal::new(CopyState::Idle);
 
     view! {
         <h1>"Memory budget"</h1>
@@ -100,10 +101,9 @@ pub fn Budget(state: String) -> impl IntoView {
 
                 <h2>"Share and export"</h2>
                 <p class="small">"The link in the address bar reproduces this calculation. For a write-up:"</p>
-                <button type="button" on:click=move |_| {
-                    let _ = window().navigator().clipboard().write_text(&export.get());
-                    copied.set(true);
-                }>{move || if copied.get() { "Copied markdown" } else { "Copy as markdown" }}</button>
+                <button type="button" on:click=move |_| clipboard::copy(export.get(), copy_state)>
+                    {move || clipboard::label(copy_state.get(), "Copy as markdown")}
+                </button>
                 <details>
                     <summary>"Show markdown"</summary>
                     <pre class="export"><code>{move || export.get()}</code></pre>

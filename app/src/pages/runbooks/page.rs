@@ -2,6 +2,7 @@
 //! diffs and copyable commands, how to verify, lessons, related runbooks.
 //! Deep-linkable as `#/runbooks/<slug>`.
 
+use crate::clipboard::{self, CopyState};
 use crate::content;
 use crate::route::Route;
 use headroom_core::runbook::{DocKind, Fix, Runbook};
@@ -126,15 +127,14 @@ fn FixCard(fix: &'static Fix) -> impl IntoView {
 /// A command or snippet with a copy button.
 #[component]
 fn Command(text: String) -> impl IntoView {
-    let copied = RwSignal::new(false);
+    let state = RwSignal::new(CopyState::Idle);
     let to_copy = text.clone();
     view! {
         <div class="command">
             <pre><code>{text}</code></pre>
-            <button class="copy" on:click=move |_| {
-                let _ = window().navigator().clipboard().write_text(&to_copy);
-                copied.set(true);
-            }>{move || if copied.get() { "Copied" } else { "Copy" }}</button>
+            <button class="copy" on:click=move |_| clipboard::copy(to_copy.clone(), state)>
+                {move || clipboard::label(state.get(), "Copy")}
+            </button>
         </div>
     }
 }
