@@ -14,7 +14,7 @@ mod outline;
 mod structure;
 
 use crate::memory::{MemoryKind, Stack};
-use crate::runbook::{DocKind, Runbook};
+use crate::runbook::{DocKind, Runbook, Symptoms};
 use std::fmt;
 
 pub use mojibake::repair as repair_mojibake;
@@ -109,11 +109,30 @@ pub fn compile(source: &str, text: &str, default_kind: DocKind, mode: Mode) -> R
     };
     let tags = matter.list("tags").map(|(t, _)| t).unwrap_or_default();
 
-    let mut body = structure::build(&sections);
-    body.related.extend(matter.list("related").map(|(r, _)| r).unwrap_or_default());
-    body.related.dedup();
+    let mut runbook = Runbook {
+        slug,
+        title,
+        kind,
+        date,
+        tags,
+        memory,
+        stack,
+        summary: String::new(),
+        symptoms: Symptoms::default(),
+        root_cause: String::new(),
+        fixes: Vec::new(),
+        verification: Vec::new(),
+        lessons: Vec::new(),
+        related: Vec::new(),
+        facts: facts::extract(&text),
+        other_sections: Vec::new(),
+        source: source.to_string(),
+    };
+    let fix_lines = structure::build(&sections, &mut runbook);
+    runbook.related.extend(matter.list("related").map(|(r, _)| r).unwrap_or_default());
+    runbook.related.dedup();
     if let Some((summary, _)) = matter.text("summary") {
-        body.summary = summary.to_string();
+        runbook.summary = summary.to_string();
     }
     if mode == Mode::Content {
         let mut required = vec!["summary"];
@@ -123,12 +142,12 @@ pub fn compile(source: &str, text: &str, default_kind: DocKind, mode: Mode) -> R
         if let Some(missing) = required.iter().find(|k| !matter.entries.iter().any(|(key, _, _)| key == *k)) {
             return Err(CompileError::new(1, format!("front matter needs `{missing}:`")));
         }
-        if kind == DocKind::Incident && body.fixes.is_empty() {
+        if kind == DocKind::Incident && runbook.fixes.is_empty() {
             let line = heading.as_ref().map_or(body_line, |h| h.1);
             return Err(CompileError::new(line, "an incident needs at least one fix section (e.g. `## Fix: ...`)"));
         }
         if let Some((fix, line)) =
-            body.fixes.iter().zip(&body.fix_lines).find(|(f, _)| f.knobs.is_empty() && f.commands.is_empty())
+            runbook.fixes.iter().zip(&fix_lines).find(|(f, _)| f.knobs.is_empty() && f.commands.is_empty())
         {
             return Err(CompileError::new(
                 *line,
@@ -139,25 +158,7 @@ pub fn compile(source: &str, text: &str, default_kind: DocKind, mode: Mode) -> R
             ));
         }
     }
-    Ok(Runbook {
-        slug,
-        title,
-        kind,
-        date,
-        tags,
-        memory,
-        stack,
-        summary: body.summary,
-        symptoms: body.symptoms,
-        root_cause: body.root_cause,
-        fixes: body.fixes,
-        verification: body.verification,
-        lessons: body.lessons,
-        related: body.related,
-        facts: facts::extract(&text),
-        other_sections: body.other_sections,
-        source: source.to_string(),
-    })
+    Ok(runbook)
 }
 
 /// Compiles a set of write-ups and checks them against each other: unique

@@ -4,25 +4,12 @@
 use super::blocks::{blocks, html, Block};
 use super::knobs;
 use super::outline::{role, RawSection, SectionRole};
-use crate::runbook::{Fix, KnobChange, Section, Step, Symptoms};
+use crate::runbook::{Fix, KnobChange, Runbook, Section, Step};
 
-/// The body fields of a runbook.
-#[derive(Debug, Default)]
-pub struct Body {
-    pub summary: String,
-    pub symptoms: Symptoms,
-    pub root_cause: String,
-    pub fixes: Vec<Fix>,
-    pub verification: Vec<Step>,
-    pub lessons: Vec<String>,
-    pub related: Vec<String>,
-    pub other_sections: Vec<Section>,
-    /// The heading line of each fix, parallel to `fixes` (0 for labelled items).
-    pub fix_lines: Vec<usize>,
-}
-
-pub fn build(sections: &[RawSection]) -> Body {
-    let mut body = Body::default();
+/// Fills the runbook's body fields from its sections and returns the heading
+/// line of each fix, parallel to `runbook.fixes`, for error messages.
+pub fn build(sections: &[RawSection], body: &mut Runbook) -> Vec<usize> {
+    let mut fix_lines = Vec::new();
     let mut general_tradeoff: Option<String> = None;
     let mut general_effect: Option<String> = None;
     // The role of the enclosing heading at each level, so `### Option 1` under
@@ -67,7 +54,7 @@ pub fn build(sections: &[RawSection]) -> Body {
                 let stands_alone = !has_children && !parsed.is_empty();
                 if stands_alone || !fix.knobs.is_empty() || !fix.commands.is_empty() {
                     body.fixes.push(fix);
-                    body.fix_lines.push(section.line);
+                    fix_lines.push(section.line);
                 }
             }
             SectionRole::Effect if text.trim().is_empty() => {}
@@ -82,7 +69,7 @@ pub fn build(sections: &[RawSection]) -> Body {
             SectionRole::Other => {
                 for fix in labelled_fixes(&parsed) {
                     body.fixes.push(fix);
-                    body.fix_lines.push(section.line);
+                    fix_lines.push(section.line);
                 }
                 if let Some(cause) = labelled(&parsed, SectionRole::RootCause) {
                     if body.root_cause.is_empty() {
@@ -104,7 +91,7 @@ pub fn build(sections: &[RawSection]) -> Body {
         }
     }
     body.related.dedup();
-    body
+    fix_lines
 }
 
 fn append_html(target: &mut String, section: &RawSection, markdown: &str) {
