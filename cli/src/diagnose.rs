@@ -1,8 +1,7 @@
 //! `headroom diagnose [FILE|-] [--json]`: the site's diagnosis in a terminal.
 //! Exit 0 whether or not an OOM is found; 2 when the input cannot be read.
 
-use headroom_core::diagnose::{Diagnoser, Diagnosis};
-use headroom_core::recommend::recommend;
+use headroom_core::diagnose::{diagnose, Diagnosis};
 use std::io::Read;
 use std::process::ExitCode;
 
@@ -23,10 +22,7 @@ pub fn run(args: &[String]) -> ExitCode {
     };
     // Logs are not always valid UTF-8 (binary junk, Latin-1): read what can be read.
     let text = String::from_utf8_lossy(&bytes);
-    let mut diagnoser = Diagnoser::new();
-    diagnoser.feed(&text);
-    let mut diagnosis = diagnoser.finish();
-    diagnosis.fixes = recommend(&diagnosis, &text, &crate::runbooks());
+    let diagnosis = diagnose(&text, &crate::runbooks());
     if json {
         match serde_json::to_string_pretty(&diagnosis) {
             Ok(out) => println!("{out}"),
