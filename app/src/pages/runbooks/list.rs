@@ -38,26 +38,10 @@ pub fn RunbookList(filter: RunbookFilter) -> impl IntoView {
                 prop:value=move || text.get()
                 on:input=move |ev| text.set(event_target_value(&ev)) />
             <div class="facets" role="group" aria-label="Memory">
-                {move || results.get().memory_facets.into_iter().map(|(kind, n)| {
-                    let pressed = move || memory.get() == Some(kind);
-                    view! {
-                        <button class="chip" aria-pressed=move || pressed().to_string()
-                            on:click=move |_| memory.update(|m| *m = if *m == Some(kind) { None } else { Some(kind) })>
-                            {kind.label()} " " <span class="count">{n}</span>
-                        </button>
-                    }
-                }).collect_view()}
+                {move || results.get().memory_facets.into_iter().map(|(kind, n)| facet_chip(kind.label(), n, kind, memory)).collect_view()}
             </div>
             <div class="facets" role="group" aria-label="Stack">
-                {move || results.get().stack_facets.into_iter().map(|(s, n)| {
-                    let pressed = move || stack.get() == Some(s);
-                    view! {
-                        <button class="chip" aria-pressed=move || pressed().to_string()
-                            on:click=move |_| stack.update(|x| *x = if *x == Some(s) { None } else { Some(s) })>
-                            {s.as_str()} " " <span class="count">{n}</span>
-                        </button>
-                    }
-                }).collect_view()}
+                {move || results.get().stack_facets.into_iter().map(|(s, n)| facet_chip(s.as_str(), n, s, stack)).collect_view()}
             </div>
         </div>
         <p class="result-count" aria-live="polite">{move || match results.get().total {
@@ -92,5 +76,20 @@ pub fn RunbookList(filter: RunbookFilter) -> impl IntoView {
                 }
             }).collect_view()}
         </ol>
+    }
+}
+
+/// A toggle for one facet value: pressed when it is the active filter.
+fn facet_chip<T: Copy + PartialEq + Send + Sync + 'static>(
+    label: &'static str,
+    count: usize,
+    value: T,
+    filter: RwSignal<Option<T>>,
+) -> impl IntoView {
+    view! {
+        <button class="chip" aria-pressed=move || (filter.get() == Some(value)).to_string()
+            on:click=move |_| filter.update(|f| *f = if *f == Some(value) { None } else { Some(value) })>
+            {label} " " <span class="count">{count}</span>
+        </button>
     }
 }
