@@ -85,7 +85,7 @@ pub fn excerpt(text: &str, evidence: &[usize], radius: usize, max_lines: usize) 
         while merged.get(window).is_some_and(|w| w.1 < line) {
             window += 1;
         }
-        if !merged.get(window).is_some_and(|w| w.0 <= line) {
+        if merged.get(window).is_none_or(|w| w.0 > line) {
             continue;
         }
         if out.len() >= max_lines {
