@@ -57,3 +57,58 @@ fn wiki_links_become_links_to_runbooks() {
     let html: String = guide.other_sections.iter().map(|s| s.html.as_str()).collect();
     assert!(html.contains("href=\"#/runbooks/reading-pytorch-oom-message\""), "{html}");
 }
+
+/// Every Verify step's copy button copies exactly the command the write-up
+/// puts in backticks or a fenced block: no sentence end, no prose after it.
+#[test]
+fn verify_steps_copy_exactly_the_commands() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../content");
+    let runbooks = headroom_core::writeup::compile_dir(&dir).unwrap_or_else(|e| panic!("{e:?}"));
+    let copied = |slug: &str| -> Vec<Vec<String>> {
+        let r = runbooks.iter().find(|r| r.slug == slug).unwrap_or_else(|| panic!("no runbook {slug}"));
+        r.verification.iter().map(|s| s.commands.clone()).collect()
+    };
+    let expected: [(&str, Vec<Vec<&str>>); 5] = [
+        (
+            "adam-first-step-oom-shared-gpu",
+            vec![
+                vec!["bash scripts/run_e1.sh --res 32 --seeds \"4\" --episodes 100"],
+                vec![],
+                vec!["nvidia-smi --query-compute-apps=pid,used_memory --format=csv"],
+            ],
+        ),
+        (
+            "dataloader-workers-exhaust-node-request",
+            vec![
+                vec!["sstat -j <JOBID>.0 --format=JobID,MaxRSS,AveRSS"],
+                vec!["sacct -j <JOBID> --format=JobID,State,ReqMem,MaxRSS"],
+            ],
+        ),
+        (
+            "grpo-fsdp-vllm-gpu-oom",
+            vec![vec!["tail -f logs/slurm-<jobid>.err | grep -i \"memory\\|oom\""], vec!["watch -n 1 nvidia-smi"]],
+        ),
+        (
+            "slurm-validation-dataloaders-job-limit",
+            vec![
+                vec!["squeue -j <JOBID>", "sstat -j <JOBID>.0 --format=MaxRSS"],
+                vec!["grep -i \"oom\" train_<JOBID>.err"],
+                vec!["grep -E \"Epoch [0-9]+:\" train_<JOBID>.out"],
+                vec![],
+                vec!["sacct -j <JOBID> --format=JobID,State,ReqMem,MaxRSS"],
+            ],
+        ),
+        (
+            "sweep-host-oom-batch-workers",
+            vec![
+                vec!["watch -n 2 'free -h && nvidia-smi --query-gpu=memory.used,memory.total --format=csv'"],
+                vec![],
+                vec!["dmesg -T | grep -i \"killed process\""],
+            ],
+        ),
+    ];
+    for (slug, want) in expected {
+        let want: Vec<Vec<String>> = want.into_iter().map(|s| s.into_iter().map(String::from).collect()).collect();
+        assert_eq!(copied(slug), want, "{slug}");
+    }
+}

@@ -43,7 +43,7 @@ fn slurm_validation_spike_job_273202() {
     assert!(knob(&r, "trainer.params.accumulate_grad_batches").iter().any(|k| k.new == "2"));
 
     assert_eq!(r.verification.len(), 5);
-    assert!(r.verification.iter().any(|s| s.command.as_deref().is_some_and(|c| c.starts_with("watch -n 10"))));
+    assert!(r.verification.iter().any(|s| s.commands.iter().any(|c| c.starts_with("watch -n 10"))));
     assert_eq!(r.lessons.len(), 4);
     assert!(r.lessons[1].contains("2-3×"), "mojibake-free multiplication sign: {}", r.lessons[1]);
 }

@@ -27,6 +27,11 @@ pub struct Numbers {
     pub reserved_by_pytorch: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub this_process: Option<u64>,
+    /// "Process 12345 has 14.52 GiB memory in use": in a container often the job itself.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub process_in_use: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub private_pools: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub other_process: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -34,17 +39,29 @@ pub struct Numbers {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_allowed: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub total_allocation: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub temp_allocation: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub job_limit: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rss: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub total_vm: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub anon_rss: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_rss: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shmem_rss: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub oom_kill_events: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model_weights: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kv_cache: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu_kv_blocks: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_seq_len_tokens: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -59,6 +76,8 @@ pub struct Numbers {
 pub struct Collector {
     pub numbers: Numbers,
     other_processes: Vec<(u64, u64)>,
+    /// A TPU's "Used X of Y hbm": the total allocation unless "Total hbm usage >=" says more.
+    hbm_used: Option<u64>,
 }
 
 fn keep_first(slot: &mut Option<u64>, value: Option<Bytes>) {
@@ -82,21 +101,75 @@ impl Collector {
         match id {
             "tried-to-allocate" => {
                 keep_first(&mut n.requested, size_at(line, "tried to allocate"));
-                // Old wording, all in one parenthesis.
-                keep_first(&mut n.capacity, size_ending(line, "total capacity;"));
-                keep_first(&mut n.allocated_by_pytorch, size_ending(line, "already allocated"));
-                keep_first(&mut n.free, size_ending(line, " free;"));
-                keep_first(&mut n.reserved_by_pytorch, size_ending(line, "reserved in total by PyTorch"));
-                // PyTorch <= 1.3 said "cached" for reserved-but-unallocated.
-                keep_first(&mut n.reserved_unallocated, size_ending(line, " cached)"));
+                self.read_old_wording(line);
                 self.read_current_wording(line);
+            }
+            // The old wording's parenthesis, when a paste broke it onto a second line.
+            "reserved-in-total" => self.read_old_wording(line),
+            "cuda-error-oom" => {
+                // "failed to allocate 528.00M (553648128 bytes) from device": the exact count wins.
+                let exact = after(line, "(")
+                    .and_then(|rest| leading_integer(rest).filter(|_| find_ci(rest, "bytes").is_some()));
+                let stated = after(line, "failed to alloc")
+                    .map(|rest| rest.trim_start_matches(|c: char| c.is_ascii_alphabetic()));
+                keep_first(&mut n.requested, exact.map(Bytes).or_else(|| stated.and_then(|r| leading_size(r, Binary))));
+            }
+            "tf-bfc-limit" => {
+                // TensorFlow's BFC stats block: "Limit:  11353969050" bytes, the device's share.
+                keep_first(&mut n.capacity, after(line, "Limit:").and_then(leading_integer).map(Bytes));
+            }
+            "tpu-hbm-oom" => {
+                // "Used 9.08G of 7.48G hbm": the TPU runtime's G is GiB.
+                if let Some(rest) = after(line, "Used ") {
+                    self.hbm_used = self.hbm_used.or(leading_size(rest, Binary).map(|b| b.0));
+                    keep_first(&mut self.numbers.capacity, after(rest, " of ").and_then(|r| leading_size(r, Binary)));
+                }
+            }
+            "tpu-hbm-total" => keep_first(&mut n.total_allocation, size_at(line, "hbm usage >=")),
+            "tpu-hlo-temp" => keep_first(&mut n.temp_allocation, size_at(line, "HLO temp")),
+            "vllm-free-memory" => {
+                // "Free memory on device cuda:1 (19.77/22.05 GiB) on startup is less than desired
+                // GPU memory utilization (0.9, 19.84 GiB)"
+                if let Some(rest) = after(line, "Free memory on device") {
+                    let inside = after(rest, "(").unwrap_or(rest);
+                    let unit = inside
+                        .split(')')
+                        .next()
+                        .unwrap_or("")
+                        .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '/');
+                    let free = inside.split('/').next().map(|f| format!("{f}{unit}"));
+                    keep_first(&mut n.free, free.and_then(|f| leading_size(&f, Binary)));
+                    keep_first(&mut n.capacity, after(inside, "/").and_then(|t| leading_size(t, Binary)));
+                }
+                keep_first(
+                    &mut n.requested,
+                    after(line, "utilization (").and_then(|r| after(r, ",")).and_then(|r| leading_size(r, Binary)),
+                );
+            }
+            "seff-memory" => {
+                // seff: "Memory Utilized: 0.00 MB" and "Memory Efficiency: 0.00% of 10.00 GB".
+                keep_first(&mut n.rss, size_at(line, "Memory Utilized:"));
+                keep_first(&mut n.job_limit, after(line, "% of").and_then(|r| leading_size(r, Binary)));
+            }
+            "vllm-concurrency" if n.max_seq_len_tokens.is_none() => {
+                n.max_seq_len_tokens = after(line, "Maximum concurrency for").and_then(grouped_integer);
+            }
+            "tf-ten-percent-warning" => {
+                keep_first(&mut n.requested, after(line, "Allocation of").and_then(leading_integer).map(Bytes))
             }
             "total-capacity" | "memory-in-use" | "allocated-by-pytorch" | "already-allocated" => {
                 self.read_current_wording(line)
             }
-            "total-vm" => {
+            "total-vm" | "kernel-oom-kill" | "memcg-oom-kill" => {
                 keep_first(&mut n.total_vm, size_at(line, "total-vm:"));
                 keep_first(&mut n.rss, size_at(line, "anon-rss:"));
+                keep_first(&mut n.anon_rss, size_at(line, "anon-rss:"));
+                keep_first(&mut n.file_rss, size_at(line, "file-rss:"));
+                keep_first(&mut n.shmem_rss, size_at(line, "shmem-rss:"));
+            }
+            "memcg-usage-limit" => {
+                // "memory: usage 4194304kB, limit 4194304kB, failcnt 120"
+                keep_first(&mut n.job_limit, size_at(line, "limit"));
             }
             "cpu-memory-usage" => {
                 // Reported every step: the run's peak is the largest.
@@ -105,13 +178,43 @@ impl Collector {
                 }
             }
             "model-weights" => keep_first(&mut n.model_weights, size_at(line, "took")),
+            "vllm-kv-cache-memory" => keep_first(&mut n.kv_cache, size_at(line, "KV cache memory:")),
+            "vllm-kv-cache-tokens" if n.kv_cache_tokens.is_none() => {
+                n.kv_cache_tokens = after(line, "KV cache size:").and_then(grouped_integer);
+            }
+            "xla-buffer-stats" => {
+                keep_first(&mut n.total_allocation, size_at(line, "total allocation:"));
+                keep_first(&mut n.temp_allocation, size_at(line, "temp allocation:"));
+            }
+            "numpy-unable-to-allocate" => keep_first(&mut n.requested, size_at(line, "Unable to allocate")),
+            "tf-bfc-ran-out" => keep_first(&mut n.requested, size_at(line, "trying to allocate")),
+            "vllm-gpu-blocks" | "vllm-zero-blocks" if n.gpu_kv_blocks.is_none() => {
+                n.gpu_kv_blocks = after(line, "blocks:").and_then(grouped_integer);
+            }
             "vllm-profile" => {
-                keep_first(&mut n.capacity, size_at(line, "total_gpu_memory="));
+                // "total_gpu_memory=79.15GiB" (V0) or "total_gpu_memory (8.00GiB) x gpu_memory_utilization".
+                keep_first(&mut n.capacity, size_at(line, "total_gpu_memory"));
                 keep_first(&mut n.kv_cache, size_at(line, "kv_cache_size="));
+            }
+            "shm-segment" => {
+                // "Error while creating shared memory segment /dev/shm/nccl-1YsMbG (size 7340384)": bytes.
+                let size = after(line, "(size").and_then(leading_integer).map(Bytes);
+                keep_first(&mut n.requested, size);
+            }
+            "ollama-system-memory" => {
+                // "model requires more system memory (18.7 GiB) than is available (4.1 GiB)"
+                keep_first(&mut n.requested, size_at(line, "system memory"));
+                keep_first(&mut n.free, size_at(line, "is available"));
+            }
+            "rust-alloc-failed" => {
+                // "memory allocation of 2097152 bytes failed": the last whole message on the line.
+                let size = line.rsplit("allocation of").next().and_then(|rest| leading_size(rest, Binary));
+                keep_first(&mut n.requested, size);
             }
             "vllm-max-seq-len" | "vllm-kv-too-small" => {
                 if n.max_seq_len_tokens.is_none() {
-                    n.max_seq_len_tokens = after(line, "max seq len (").and_then(leading_integer);
+                    n.max_seq_len_tokens =
+                        after(line, "max seq len (").or_else(|| after(line, "max_seq_len=")).and_then(grouped_integer);
                 }
                 if n.kv_cache_tokens.is_none() {
                     n.kv_cache_tokens = after(line, "stored in KV cache (").and_then(leading_integer);
@@ -159,6 +262,18 @@ impl Collector {
         }
     }
 
+    /// PyTorch < 2.1, all in one parenthesis: "(GPU 0; T total capacity; A
+    /// already allocated; F free; R reserved in total by PyTorch)".
+    fn read_old_wording(&mut self, line: &str) {
+        let n = &mut self.numbers;
+        keep_first(&mut n.capacity, size_ending(line, "total capacity;"));
+        keep_first(&mut n.allocated_by_pytorch, size_ending(line, "already allocated"));
+        keep_first(&mut n.free, size_ending(line, " free;"));
+        keep_first(&mut n.reserved_by_pytorch, size_ending(line, "reserved in total by PyTorch"));
+        // PyTorch <= 1.3 said "cached" for reserved-but-unallocated.
+        keep_first(&mut n.reserved_unallocated, size_ending(line, " cached)"));
+    }
+
     /// PyTorch >= 2.1: "GPU 0 has a total capacity of T of which F is free.
     /// [Process p has X memory in use.] Including non-PyTorch memory, this
     /// process has S memory in use. Of the allocated memory A is allocated by
@@ -171,6 +286,7 @@ impl Collector {
         keep_first(&mut n.allocated_by_pytorch, size_at(line, "allocated memory"));
         keep_first(&mut n.reserved_unallocated, size_ending(line, "is reserved by PyTorch but unallocated"));
         keep_first(&mut n.max_allowed, size_ending(line, " allowed;"));
+        keep_first(&mut n.private_pools, size_ending(line, "allocated in private pools"));
         let mut rest = line;
         while let Some(i) = find_ci(rest, "Process ") {
             rest = &rest[i + 8..];
@@ -178,6 +294,7 @@ impl Collector {
             let Some(size) = after(rest, " has ").and_then(|r| leading_size(r, Binary)) else { continue };
             if size.0 < GARBAGE && !self.other_processes.iter().any(|(p, _)| *p == pid) {
                 self.other_processes.push((pid, size.0));
+                n.process_in_use.get_or_insert(size.0);
             }
         }
     }
@@ -187,6 +304,7 @@ impl Collector {
     /// container (a PID-namespace mismatch), not contention.
     pub fn finish(mut self) -> Numbers {
         let n = &mut self.numbers;
+        n.total_allocation = n.total_allocation.or(self.hbm_used);
         if n.reserved_unallocated.is_none() {
             if let (Some(reserved), Some(allocated)) = (n.reserved_by_pytorch, n.allocated_by_pytorch) {
                 n.reserved_unallocated = Some(reserved.saturating_sub(allocated));
@@ -204,6 +322,19 @@ impl Collector {
     }
 }
 
+/// An integer that may be written with thousands separators: `23,648`.
+fn grouped_integer(text: &str) -> Option<u64> {
+    let text = text.trim_start_matches([' ', ':', '=', '(']);
+    let end = text.find(|c: char| !(c.is_ascii_digit() || c == ',')).unwrap_or(text.len());
+    let digits: String = text[..end].trim_end_matches(',').chars().filter(|c| *c != ',').collect();
+    digits.parse().ok()
+}
+
+/// vLLM found no room at all for its KV cache: "# GPU blocks: 0".
+pub fn zero_gpu_blocks(line: &str) -> bool {
+    after(line, "blocks:").and_then(grouped_integer) == Some(0)
+}
+
 /// `shape[64,2016,9,9] and type float` -> 64·2016·9·9·4 bytes.
 fn tensor_bytes(line: &str) -> Option<u64> {
     let start = find_ci(line, "shape")?;
@@ -213,7 +344,9 @@ fn tensor_bytes(line: &str) -> Option<u64> {
     for dim in line[open + 1..close].split(',') {
         elements = elements.checked_mul(dim.trim().parse().ok()?)?;
     }
-    let dtype = after(&line[close..], "type ")?.split(|c: char| !c.is_alphanumeric()).next()?;
+    // Without a type, TensorFlow's default: float32.
+    let dtype =
+        after(&line[close..], "type ").map_or(Some("float"), |t| t.split(|c: char| !c.is_alphanumeric()).next())?;
     let size = match dtype.to_ascii_lowercase().as_str() {
         "float" | "float32" | "int32" | "uint32" => 4,
         "half" | "float16" | "bfloat16" | "int16" => 2,
@@ -236,6 +369,19 @@ mod tests {
         );
         assert_eq!(tensor_bytes("OOM when allocating tensor of shape [563354,256] and type float"), Some(576_874_496));
         assert_eq!(tensor_bytes("shape[99999999999,99999999999,99999999999] and type float"), None);
+        assert_eq!(tensor_bytes("OOM when allocating tensor with shape[3,1000,1501,64]"), Some(1_152_768_000));
+    }
+
+    #[test]
+    fn vllm_and_kernel_figures() {
+        let mut c = Collector::default();
+        c.read("vllm-kv-cache-tokens", "INFO [kv_cache_utils.py:578] GPU KV cache size: 23,648 tokens");
+        c.read("vllm-gpu-blocks", "INFO 11-21 [executor_base.py:110] # GPU blocks: 0, # CPU blocks: 2048");
+        c.read("total-vm", "Out of memory: Killed process 4242 (python) total-vm:61203636kB, anon-rss:29512748kB, file-rss:1024kB, shmem-rss:8kB");
+        let n = c.finish();
+        assert_eq!((n.kv_cache_tokens, n.gpu_kv_blocks), (Some(23_648), Some(0)));
+        assert_eq!((n.anon_rss, n.file_rss, n.shmem_rss), (Some(29512748 * 1024), Some(1024 * 1024), Some(8 * 1024)));
+        assert!(zero_gpu_blocks("# GPU blocks: 0, # CPU blocks: 2048") && !zero_gpu_blocks("# GPU blocks: 0512"));
     }
 
     #[test]

@@ -2,6 +2,10 @@
 //! bar left (tqdm redraws with carriage returns), without ANSI colour codes,
 //! cut to a length a page can show.
 
+use crate::diagnose::signatures::KILLED_WORDS;
+use crate::memory::MemoryKind;
+use crate::scan::find_ci;
+
 const MAX_CHARS: usize = 400;
 
 /// The `\r`-delimited part of `text[line_start..line_end]` that holds `at`.
@@ -40,16 +44,57 @@ pub fn clean(segment: &str) -> String {
     }
 }
 
-/// A bare `Killed` (what a shell prints when its child gets SIGKILL), or a
-/// shell job report such as `line 28:  8156 Killed   python3 main.py`.
-pub fn is_bare_killed(segment: &str) -> bool {
+/// A bare `Killed` (what a shell prints when its child gets SIGKILL, in any
+/// of [`KILLED_WORDS`]' languages), or a shell job report such as `line 28:
+/// 8156 Killed   python3 main.py` or `[1]+  已杀死   nohup python …`, after
+/// any docker-compose (`trainer-1  | `) or rank (`[rank3]: `) prefix.
+pub fn is_shell_killed(segment: &str) -> bool {
     let cleaned = clean(segment);
-    let t = cleaned.trim();
-    if t == "Killed" {
-        return true;
+    let t = cleaned.rsplit(" | ").next().unwrap_or(&cleaned);
+    let t = t.rsplit("]: ").next().unwrap_or(t).trim();
+    KILLED_WORDS.iter().any(|word| t == *word || job_report(t, word) || after_progress_bar(t, word))
+}
+
+/// `… 0/2 [00:00<?, ?it/s]Killed`: a progress bar ends without a line break,
+/// so the shell's message lands on its line.
+fn after_progress_bar(t: &str, word: &str) -> bool {
+    t.strip_suffix(word).is_some_and(|bar| {
+        bar.ends_with(['|', ']', '%']) && (bar.contains("it/s") || bar.contains("s/it") || bar.contains('%'))
+    })
+}
+
+/// `… 8156 Killed   python3 main.py` or `[1]+  Killed   python …`: the word
+/// right after a pid or a job number, then the command (or nothing).
+fn job_report(t: &str, word: &str) -> bool {
+    let Some(at) = t.find(word) else { return false };
+    let after = &t[at + word.len()..];
+    if !(after.is_empty() || after.starts_with(char::is_whitespace)) {
+        return false;
     }
-    let words: Vec<&str> = t.split_whitespace().collect();
-    words.windows(2).any(|w| w[1] == "Killed" && w[0].chars().all(|c| c.is_ascii_digit()))
+    let Some(last) = t[..at].split_whitespace().next_back() else { return false };
+    let job = last.starts_with('[') && last.trim_end_matches(['+', '-']).ends_with(']');
+    job || last.chars().all(|c| c.is_ascii_digit())
+}
+
+/// Whether a character `inside` a word touches `line[start..end]` on either side.
+pub fn touches(line: &str, start: usize, end: usize, inside: impl Fn(char) -> bool) -> bool {
+    line[..start].chars().next_back().is_some_and(&inside) || line[end..].chars().next().is_some_and(&inside)
+}
+
+/// The memory a line's own words name: a device (`cuda`, `gpu`, `hip`,
+/// `mps`, `xla`, `hbm`, `vram`, a device ordinal), a cgroup or container
+/// limit, or a process heap (Java's and Node's "heap").
+pub fn memory_named(line: &str) -> Option<MemoryKind> {
+    if ["java", "heap"].iter().any(|w| find_ci(line, w).is_some()) {
+        return Some(MemoryKind::Host);
+    }
+    const DEVICE: [&str; 12] =
+        ["cuda", "gpu", "hip", "mps", "xla", "hbm", "vram", "device", "cudnn", "cublas", "nccl", "xpu"];
+    const LIMIT: [&str; 3] = ["cgroup", "memory limit", "container"];
+    if DEVICE.iter().any(|w| find_ci(line, w).is_some()) {
+        return Some(MemoryKind::Gpu);
+    }
+    LIMIT.iter().any(|w| find_ci(line, w).is_some()).then_some(MemoryKind::JobLimit)
 }
 
 /// One line of an excerpt around the evidence.
@@ -128,12 +173,32 @@ mod tests {
 
     #[test]
     fn bare_killed_only_in_shell_form() {
-        assert!(is_bare_killed("Killed"));
-        assert!(is_bare_killed(
+        assert!(is_shell_killed("Killed"));
+        assert!(is_shell_killed(
             "/var/spool/slurmd/job00191/slurm_script: line 28:  8156 Killed                  python3 main.py"
         ));
-        assert!(!is_bare_killed("Some of the step tasks have been OOM Killed."));
-        assert!(!is_bare_killed("Killed process 1234 (python)"));
+        assert!(!is_shell_killed("Some of the step tasks have been OOM Killed."));
+        assert!(!is_shell_killed("Killed process 1234 (python)"));
+    }
+
+    #[test]
+    fn killed_in_other_languages_and_behind_prefixes() {
+        assert!(is_shell_killed("[1]+  已杀死               nohup python train.py"));
+        assert!(is_shell_killed("./run.sh: Zeile 3: 4242 Getötet                 python train.py"));
+        assert!(is_shell_killed("強制終了"));
+        assert!(is_shell_killed("Убито"));
+        assert!(is_shell_killed("trainer-1  | Killed"));
+        assert!(is_shell_killed("[rank3]: Killed"));
+        assert!(is_shell_killed("Loading checkpoint shards:   0%|          | 0/2 [00:00<?, ?it/s]Killed"));
+        assert!(!is_shell_killed("已杀死服务器进程: 1234"), "a sentence, not a shell report");
+        assert!(!is_shell_killed("Всего врагов Убито: 3"));
+    }
+
+    #[test]
+    fn memory_named_by_the_line() {
+        assert_eq!(memory_named("Cuda failure 2 'out of memory'"), Some(MemoryKind::Gpu));
+        assert_eq!(memory_named("Memory cgroup out of memory: Killed process 1"), Some(MemoryKind::JobLimit));
+        assert_eq!(memory_named("OSError: [Errno 12] Cannot allocate memory"), None);
     }
 
     #[test]

@@ -8,17 +8,24 @@
 //! holding a match are looked at further.
 
 mod figures;
+mod frames;
 mod lines;
+mod matcher;
+mod settings;
 mod signatures;
+mod wrap;
 
 use crate::memory::{MemoryKind, Stack};
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use crate::scan;
+use matcher::{decisive, hedged, logical_line_end, matcher, matches_here, record_start, Matcher, Target};
 use serde::Serialize;
 use signatures::{Meaning, SIGNATURES};
-use std::sync::OnceLock;
 
 pub use figures::Numbers;
+pub use frames::Frame;
 pub use lines::{excerpt, ExcerptLine};
+pub use matcher::signature_needles;
+pub use settings::{Knob, Setting, Settings};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -51,9 +58,9 @@ impl Phase {
 /// One line of the log that supports the diagnosis.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Evidence {
-    /// 1-based line number in the pasted text.
+    /// 1-based line number in the pasted text (the first, for a wrapped message).
     pub line: usize,
-    /// The line, without colour codes, cut to a readable length.
+    /// The line, without colour codes or wrap breaks, cut to a readable length.
     pub text: String,
     pub signature: &'static str,
     /// Which signature speaks for a line that matched several: an OOM
@@ -70,57 +77,58 @@ pub struct Diagnosis {
     pub phase: Option<Phase>,
     pub numbers: Numbers,
     pub evidence: Vec<Evidence>,
-    pub fixes: Vec<crate::recommend::Fix>,
     /// One sentence: what ran out, or what was recognised instead.
     pub summary: String,
     /// Lines read.
     pub lines: usize,
+    /// The job's settings found in the log, for the fixes' old -> new values.
+    #[serde(skip)]
+    pub settings: Settings,
+    /// The frames of the traceback that raised, innermost last.
+    #[serde(skip)]
+    pub frames: Vec<(Frame, usize)>,
+    /// Every signature recognised, with the first line it was seen on (also
+    /// those past the evidence cap, and context hints such as WSL).
+    #[serde(skip)]
+    pub seen: Vec<(&'static str, usize)>,
+    /// The last line reporting a failure (`ValueError: …`, `srun: error: …`):
+    /// what failed, when it was not memory.
+    #[serde(skip)]
+    pub failure: Option<(usize, String)>,
+}
+
+impl Diagnosis {
+    /// The first line on which signature `id` was seen.
+    pub fn first_seen(&self, id: &str) -> Option<usize> {
+        self.seen.iter().find(|(s, _)| *s == id).map(|(_, line)| *line)
+    }
+
+    pub fn has(&self, id: &str) -> bool {
+        self.first_seen(id).is_some()
+    }
+
+    /// The first line of evidence for the out-of-memory verdict, if any.
+    pub fn oom_line(&self) -> Option<&Evidence> {
+        self.evidence.iter().find(|e| e.rank.0 == 0)
+    }
 }
 
 const MAX_EVIDENCE: usize = 60;
 
-struct Matcher {
-    automaton: AhoCorasick,
-    /// For each distinct needle, the signatures it stands for.
-    needles: Vec<Vec<usize>>,
-}
-
-fn matcher() -> &'static Matcher {
-    static MATCHER: OnceLock<Matcher> = OnceLock::new();
-    MATCHER.get_or_init(|| {
-        let mut texts: Vec<String> = Vec::new();
-        let mut needles: Vec<Vec<usize>> = Vec::new();
-        for (i, s) in SIGNATURES.iter().enumerate() {
-            let lower = s.needle.to_ascii_lowercase();
-            match texts.iter().position(|t| *t == lower) {
-                Some(at) => needles[at].push(i),
-                None => {
-                    texts.push(lower);
-                    needles.push(vec![i]);
-                }
-            }
-        }
-        let automaton = AhoCorasickBuilder::new()
-            .ascii_case_insensitive(true)
-            .match_kind(MatchKind::Standard)
-            .build(&texts)
-            .expect("the signature table builds");
-        Matcher { automaton, needles }
-    })
-}
-
-/// Every text the diagnoser looks for (for comparisons with other tools).
-pub fn signature_needles() -> Vec<&'static str> {
-    let mut needles: Vec<&'static str> = SIGNATURES.iter().map(|s| s.needle).collect();
-    needles.dedup();
-    needles
-}
+/// An unfinished line longer than this is read up to its last record end.
+const LONG_TAIL: usize = 1 << 20;
 
 /// Incremental diagnosis: feed the log in pieces of any size, then finish.
 #[derive(Default)]
 pub struct Diagnoser {
-    /// The incomplete last line of the previous chunk.
-    carry: String,
+    /// Text not yet read: a few complete lines kept back, so a message that
+    /// continues on the next lines is read whole, and the incomplete last line.
+    pending: String,
+    /// Line breaks in `pending`.
+    pending_breaks: usize,
+    /// The last byte fed: a final line without a break still counts as a line.
+    last_byte: Option<u8>,
+    /// Lines before `pending`.
     lines_before: usize,
     evidence: Vec<Evidence>,
     oom_kinds: Vec<(MemoryKind, usize)>,
@@ -129,7 +137,12 @@ pub struct Diagnoser {
     phases: Vec<Phase>,
     stack: Vec<Stack>,
     figures: figures::Collector,
-    has_figures: bool,
+    settings: Settings,
+    frames: frames::Frames,
+    seen: Vec<(&'static str, usize)>,
+    failure: Option<(usize, String)>,
+    /// TensorFlow named by more than the bare word (a Python module, Keras, its errors).
+    tensorflow_itself: bool,
 }
 
 impl Diagnoser {
@@ -138,64 +151,155 @@ impl Diagnoser {
     }
 
     pub fn feed(&mut self, chunk: &str) {
-        let joined;
-        let text = if self.carry.is_empty() {
-            chunk
+        self.last_byte = chunk.as_bytes().last().copied().or(self.last_byte);
+        let breaks = memchr::memchr_iter(b'\n', chunk.as_bytes()).count();
+        if self.pending.is_empty() {
+            // The usual case for a whole log or a first chunk: read it in place.
+            let rest = self.read_back_from(chunk);
+            self.pending = chunk[rest..].to_string();
+        } else if self.pending_breaks + breaks <= wrap::MAX_CONTINUATION
+            && self.pending.len() + chunk.len() <= LONG_TAIL
+        {
+            // Not enough lines yet to read any of them.
+            self.pending.push_str(chunk);
+            self.pending_breaks += breaks;
+            return;
         } else {
-            joined = std::mem::take(&mut self.carry) + chunk;
-            joined.as_str()
-        };
-        match text.rfind('\n') {
-            Some(last) => {
-                self.scan(&text[..=last]);
-                self.carry = text[last + 1..].to_string();
-            }
-            None => self.carry = text.to_string(),
+            self.pending.push_str(chunk);
+            let text = std::mem::take(&mut self.pending);
+            let rest = self.read_back_from(&text);
+            self.pending = text[rest..].to_string();
         }
+        self.pending_breaks = memchr::memchr_iter(b'\n', self.pending.as_bytes()).count();
     }
 
-    /// Finds the next line holding any signature with the automaton's fast
-    /// (prefiltered) search, then reads every signature on that line; lines
-    /// without a match are never looked at twice.
-    fn scan(&mut self, text: &str) {
+    /// Reads `text` except its last MAX_CONTINUATION complete lines (and the
+    /// incomplete one), which a message starting before them can run on into;
+    /// returns where the unread rest starts.
+    fn read_back_from(&mut self, text: &str) -> usize {
+        let bytes = text.as_bytes();
+        // The start of the (MAX_CONTINUATION + 1)-th line from the end, when there is one.
+        let mut limit = 0;
+        let mut end = bytes.len();
+        for _ in 0..=wrap::MAX_CONTINUATION {
+            match memchr::memrchr(b'\n', &bytes[..end]) {
+                Some(at) => {
+                    end = at;
+                    limit = at + 1;
+                }
+                None => {
+                    limit = 0;
+                    break;
+                }
+            }
+        }
+        // A long unfinished line (progress bars redrawn with \r for hours, NUL padding)
+        // is read up to its last record end, so it is never held whole.
+        let tail_start = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
+        if bytes.len() - tail_start > LONG_TAIL {
+            if let Some(at) = memchr::memrchr2(b'\r', b'\0', &bytes[tail_start..]) {
+                limit = limit.max(tail_start + at + 1);
+            }
+        }
+        if limit == 0 {
+            return 0;
+        }
+        self.scan(text, limit)
+    }
+
+    /// Reads every message that starts before `limit` (a line start) and
+    /// returns where the next read resumes (a line start at or after `limit`).
+    ///
+    /// Finds the next line holding any needle with the automaton's fast
+    /// search, extends it over the lines a wrap cut it into, then reads every
+    /// signature on it; lines without a match are never looked at twice.
+    fn scan(&mut self, text: &str, limit: usize) -> usize {
         let m = matcher();
         let bytes = text.as_bytes();
         let mut counted_to = 0;
         let mut line_no = self.lines_before;
         let mut from = 0;
-        while from < bytes.len() {
+        while from < limit {
             let Some(first) = m.automaton.find(aho_corasick::Input::new(text).range(from..)) else { break };
-            let line_start = memchr::memrchr(b'\n', &bytes[..first.start()]).map_or(0, |i| i + 1);
-            let line_end = memchr::memchr(b'\n', &bytes[first.end()..]).map_or(bytes.len(), |i| first.end() + i);
+            let line_start = record_start(bytes, first.start());
+            if line_start >= limit {
+                break;
+            }
+            let line_end = logical_line_end(text, m, first.end());
             line_no += memchr::memchr_iter(b'\n', &bytes[counted_to..line_start]).count();
             counted_to = line_start;
-            let line = &text[line_start..line_end];
-            for hit in m.automaton.find_overlapping_iter(line) {
-                for &index in &m.needles[hit.pattern().as_usize()] {
-                    let signature = &SIGNATURES[index];
-                    if signature.exact_case && &line.as_bytes()[hit.start()..hit.end()] != signature.needle.as_bytes() {
-                        continue;
-                    }
-                    let segment = lines::segment(line, 0, line.len(), hit.start());
-                    self.record(index, segment, line_no + 1);
-                }
+            let line = wrap::join(&text[line_start..line_end]);
+            // Nothing ends before the first match, so nothing starts more than a needle's length before it.
+            let mut scan_from = (first.end() - line_start).saturating_sub(m.longest).min(line.len());
+            while !line.is_char_boundary(scan_from) {
+                scan_from -= 1;
             }
+            self.read_line(m, &line, scan_from, line_no + 1);
             from = line_end + 1;
         }
-        self.lines_before += memchr::memchr_iter(b'\n', bytes).count();
+        let resume = from.max(limit).min(text.len());
+        self.lines_before = line_no + memchr::memchr_iter(b'\n', &bytes[counted_to..resume]).count();
+        resume
     }
 
-    fn record(&mut self, index: usize, segment: &str, line: usize) {
+    /// Every needle on one (logical) line. A generic wording ("out of
+    /// memory", "No space left on device") counts only where no specific
+    /// signature spoke.
+    fn read_line(&mut self, m: &Matcher, line: &str, scan_from: usize, line_no: usize) {
+        let mut hits: Vec<(usize, usize, usize)> = Vec::new();
+        let input = aho_corasick::Input::new(line).range(scan_from..);
+        for hit in m.automaton.find_overlapping_iter(input) {
+            for &target in &m.needles[hit.pattern().as_usize()] {
+                match target {
+                    Target::Setting(index) => {
+                        let segment = lines::segment(line, 0, line.len(), hit.start());
+                        self.settings.read(&settings::NAMES[index], segment, line_no);
+                    }
+                    Target::Signature(index) => {
+                        if matches_here(&SIGNATURES[index], line, hit.start(), hit.end()) {
+                            hits.push((index, hit.start(), hit.end()));
+                        }
+                    }
+                }
+            }
+        }
+        let specific = hits.iter().any(|&(i, ..)| {
+            !SIGNATURES[i].generic
+                && (decisive(SIGNATURES[i].meaning) || matches!(SIGNATURES[i].meaning, Meaning::NotOom(_)))
+        });
+        for (index, start, end) in hits {
+            if !(specific && SIGNATURES[index].generic) {
+                self.record(index, line, start, end, line_no);
+            }
+        }
+    }
+
+    fn record(&mut self, index: usize, text: &str, start: usize, end: usize, line: usize) {
         let signature = &SIGNATURES[index];
-        let evidence = match signature.meaning {
+        let segment = lines::segment(text, 0, text.len(), start);
+        let mut meaning = signature.meaning;
+        if let Meaning::OomByContext(default) = meaning {
+            meaning = Meaning::Oom(lines::memory_named(segment).unwrap_or(default));
+        }
+        if decisive(meaning) && hedged(text, start) {
+            return;
+        }
+        // "Not Enough GPU memory?": a question is a suspicion, not proof.
+        if let Meaning::Oom(kind) = meaning {
+            if text[end..].starts_with('?') {
+                meaning = Meaning::Suspect(kind);
+            }
+        }
+        match signature.id {
+            "bare-killed" if !lines::is_shell_killed(segment) => return,
+            "vllm-zero-blocks" if !figures::zero_gpu_blocks(segment) => return,
+            "srun-task-killed" if scan::find_ci(segment, "task").is_none() => return,
+            _ => {}
+        }
+        let evidence = match meaning {
             Meaning::Oom(kind) => {
-                if signature.id == "bare-killed" {
-                    if !lines::is_bare_killed(segment) {
-                        return;
-                    }
-                    if !self.stack.contains(&Stack::Linux) {
-                        self.stack.push(Stack::Linux);
-                    }
+                if signature.id == "bare-killed" && !self.stack.contains(&Stack::Linux) {
+                    self.stack.push(Stack::Linux);
                 }
                 match self.oom_kinds.iter_mut().find(|(k, _)| *k == kind) {
                     Some((_, n)) => *n += 1,
@@ -204,19 +308,21 @@ impl Diagnoser {
                 self.figures.read(signature.id, segment);
                 true
             }
+            Meaning::OomByContext(_) => unreachable!("resolved above"),
             Meaning::Suspect(kind) => {
                 self.suspect.get_or_insert((kind, signature.id));
+                self.figures.read(signature.id, segment);
                 true
             }
             Meaning::NotOom(what) => {
                 if !self.not_oom.iter().any(|(id, _)| *id == signature.id) {
                     self.not_oom.push((signature.id, what));
                 }
+                self.figures.read(signature.id, segment);
                 true
             }
             Meaning::Figure => {
                 self.figures.read(signature.id, segment);
-                self.has_figures = true;
                 true
             }
             Meaning::Phase(phase) => {
@@ -229,13 +335,30 @@ impl Diagnoser {
                 if !self.stack.contains(&stack) {
                     self.stack.push(stack);
                 }
+                self.tensorflow_itself |= stack == Stack::Tensorflow && signature.id != "stack-tensorflow-word";
+                false
+            }
+            Meaning::Frame(frame) => {
+                self.frames.hint(frame, line);
+                false
+            }
+            Meaning::Traceback => {
+                self.frames.traceback_line(line);
+                false
+            }
+            Meaning::Context => false,
+            Meaning::Failure => {
+                self.failure = Some((line, lines::clean(segment)));
                 false
             }
         };
+        if !self.seen.iter().any(|(id, _)| *id == signature.id) {
+            self.seen.push((signature.id, line));
+        }
         if !evidence {
             return;
         }
-        let class = match signature.meaning {
+        let class = match meaning {
             Meaning::Oom(_) => 0,
             Meaning::NotOom(_) => 1,
             Meaning::Suspect(_) => 2,
@@ -257,22 +380,36 @@ impl Diagnoser {
     }
 
     pub fn finish(mut self) -> Diagnosis {
-        if !self.carry.is_empty() {
-            let mut last = std::mem::take(&mut self.carry);
-            last.push('\n');
-            self.scan(&last);
+        let text = std::mem::take(&mut self.pending);
+        self.scan(&text, text.len());
+        if self.last_byte.is_some_and(|b| b != b'\n') {
+            self.lines_before += 1;
         }
         // A job or container limit explains a kill better than "the node ran out";
         // a GPU message is more specific than a SIGKILL that followed it.
         let priority = [MemoryKind::JobLimit, MemoryKind::Gpu, MemoryKind::Shm, MemoryKind::Host];
+        let numbers = self.figures.finish();
+        // A SIGKILL exit code with the process's host memory in the log (a
+        // per-step "CPU memory usage", a kernel rss) is the OOM killer at work.
+        if self.suspect.is_some_and(|(_, id)| id == "sigkill-exit")
+            && (numbers.rss.is_some() || numbers.total_vm.is_some())
+        {
+            self.oom_kinds.push((MemoryKind::Host, 1));
+        }
         let found = priority.into_iter().find(|k| self.oom_kinds.iter().any(|(kind, _)| kind == k));
         let oom = found.is_some();
-        let memory = found.or(self.suspect.map(|(k, _)| k)).unwrap_or(MemoryKind::None);
+        // A look-alike that explains the failure outweighs a mere suspicion.
+        let suspect = self.suspect.filter(|_| self.not_oom.is_empty());
+        let memory = found.or(suspect.map(|(k, _)| k)).unwrap_or(MemoryKind::None);
         let phase = choose_phase(&self.phases, memory);
+        // In a JAX log the word "tensorflow" is XLA's C++ path, not TensorFlow.
+        if self.stack.contains(&Stack::Jax) && !self.tensorflow_itself {
+            self.stack.retain(|s| *s != Stack::Tensorflow);
+        }
         self.stack.sort();
-        let numbers = self.figures.finish();
-        let summary = summary(oom, memory, phase, &self.not_oom, self.suspect, &self.evidence, self.lines_before);
+        let summary = summary(oom, memory, phase, &self.not_oom, suspect, &self.evidence, self.lines_before);
         self.evidence.sort_by_key(|e| e.line);
+        let oom_line = self.evidence.iter().find(|e| e.rank.0 == 0).map(|e| e.line);
         Diagnosis {
             oom,
             memory,
@@ -280,9 +417,12 @@ impl Diagnoser {
             phase,
             numbers,
             evidence: self.evidence,
-            fixes: Vec::new(),
             summary,
             lines: self.lines_before,
+            settings: self.settings,
+            frames: self.frames.around(oom_line),
+            seen: self.seen,
+            failure: self.failure,
         }
     }
 }
@@ -337,13 +477,11 @@ fn summary(
     format!("No OOM found in {lines} line(s); recognised {recognised}.")
 }
 
-/// Diagnoses a whole log and recommends fixes, linking the given runbooks.
-pub fn diagnose(text: &str, runbooks: &[crate::runbook::Runbook]) -> Diagnosis {
+/// Diagnoses a whole log at once (fixes are `recommend`'s job).
+pub fn diagnose(text: &str) -> Diagnosis {
     let mut d = Diagnoser::new();
     d.feed(text);
-    let mut diagnosis = d.finish();
-    diagnosis.fixes = crate::recommend::recommend(&diagnosis, text, runbooks);
-    diagnosis
+    d.finish()
 }
 
 #[cfg(test)]

@@ -1,8 +1,9 @@
 //! The log signatures the diagnoser recognises: what each one proves (an OOM
-//! of some memory, a look-alike that is not an OOM, a figure, a phase or a
-//! stack hint). All are matched at once by one Aho-Corasick automaton,
-//! ASCII case-insensitively, so a log is scanned once.
+//! of some memory, a look-alike that is not an OOM, a figure, a phase, a
+//! frame, a stack or a context hint). All are matched at once by one
+//! Aho-Corasick automaton, ASCII case-insensitively, so a log is scanned once.
 
+use crate::diagnose::frames::Frame;
 use crate::diagnose::Phase;
 use crate::memory::{MemoryKind, Stack};
 
@@ -10,6 +11,9 @@ use crate::memory::{MemoryKind, Stack};
 pub enum Meaning {
     /// Proves an out-of-memory failure in this memory.
     Oom(MemoryKind),
+    /// Proves an out-of-memory failure; which memory is read from the line's
+    /// own words (`cuda`, `gpu`, `cgroup`...), this kind when they say nothing.
+    OomByContext(MemoryKind),
     /// Suggests a memory problem without proving exhaustion (a worker that
     /// "exited unexpectedly" is usually /dev/shm in containers).
     Suspect(MemoryKind),
@@ -19,6 +23,15 @@ pub enum Meaning {
     Figure,
     Phase(Phase),
     Stack(Stack),
+    /// Which code raised, on traceback lines (see frames.rs).
+    Frame(Frame),
+    /// `File "…", line N`: a Python traceback line.
+    Traceback,
+    /// Where the job ran (WSL, Windows, a container): recorded for the fixes, not evidence.
+    Context,
+    /// A line that reports a failure (`RuntimeError: …`, `srun: error: …`,
+    /// `FAILED`): the last one is kept, to say what failed when it was not memory.
+    Failure,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -30,15 +43,91 @@ pub struct Signature {
     /// Matched with exact case: SLURM's `task 0: Out Of Memory` must not
     /// match CUDA's `CUDA error: out of memory`.
     pub exact_case: bool,
+    /// What may not touch the match: `jax` is not in `ajax`, SLURM's
+    /// `OUT_OF_MEMORY` not in `CUDA_ERROR_OUT_OF_MEMORY`.
+    pub boundary: Boundary,
+    /// A generic wording ("out of memory"): ignored on a line where a specific
+    /// signature already spoke, which knows better what ran out.
+    pub generic: bool,
+    /// Other spellings of the needle (translations), with the same meaning.
+    pub also: &'static [&'static str],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Boundary {
+    None,
+    /// No letter or digit on either side.
+    Word,
+    /// No letter, digit or `_` on either side.
+    Identifier,
 }
 
 const fn sig(id: &'static str, needle: &'static str, meaning: Meaning) -> Signature {
-    Signature { id, needle, meaning, exact_case: false }
+    Signature { id, needle, meaning, exact_case: false, boundary: Boundary::None, generic: false, also: &[] }
 }
 
 const fn exact(id: &'static str, needle: &'static str, meaning: Meaning) -> Signature {
-    Signature { id, needle, meaning, exact_case: true }
+    Signature { exact_case: true, ..sig(id, needle, meaning) }
 }
+
+const fn word(id: &'static str, needle: &'static str, meaning: Meaning) -> Signature {
+    Signature { boundary: Boundary::Word, ..sig(id, needle, meaning) }
+}
+
+const fn generic(id: &'static str, needle: &'static str, meaning: Meaning) -> Signature {
+    Signature { generic: true, ..sig(id, needle, meaning) }
+}
+
+/// Words that, shortly before a signature, say the log only speaks about
+/// running out of memory ("to avoid out of memory", Ray's list of "potential
+/// root causes"): the signature does not count there.
+pub const HEDGES: &[&str] = &[
+    "may run out",
+    "might run out",
+    "could run out",
+    "to avoid",
+    "to prevent",
+    "avoid out of memory",
+    "if you run out",
+    "in case of",
+    "reduce the risk",
+    "retrying",
+    "will retry",
+    "if you encounter",
+    "if you get",
+    "if you see",
+    "potential root cause",
+    "possible cause",
+];
+
+/// The word a shell prints for a child killed by SIGKILL (`strsignal(9)`), in
+/// the locales people run clusters in: English, Chinese, Japanese, German,
+/// French, Spanish, Russian, Portuguese, Korean, Italian. Checked in context
+/// (a bare line or a shell job report), see `lines::is_shell_killed`.
+pub const KILLED_WORDS: [&str; 10] = [
+    "Killed",
+    "已杀死",
+    "強制終了",
+    "Getötet",
+    "Processus arrêté",
+    "Terminado (killed)",
+    "Убито",
+    "Morto",
+    "죽었음",
+    "Ucciso",
+];
+
+/// Windows' ERROR_COMMITMENT_LIMIT (1455) in the languages it ships most.
+const PAGING_FILE_TOO_SMALL: &[&str] = &[
+    "页面文件太小",
+    "頁面檔太小",
+    "ページング ファイルが小さすぎ",
+    "Auslagerungsdatei ist zu klein",
+    "fichier de pagination est insuffisant",
+    "archivo de paginación es demasiado",
+    "Файл подкачки слишком",
+    "페이징 파일이 너무 작",
+];
 
 use Meaning::*;
 use MemoryKind::{Gpu, Host, JobLimit, Shm};
@@ -46,49 +135,115 @@ use MemoryKind::{Gpu, Host, JobLimit, Shm};
 pub const SIGNATURES: &[Signature] = &[
     // GPU
     sig("pytorch-cuda-oom", "CUDA out of memory", Oom(Gpu)),
-    sig("pytorch-oom-error", "OutOfMemoryError", Oom(Gpu)),
+    sig("pytorch-hip-oom", "HIP out of memory", Oom(Gpu)),
+    generic("out-of-memory-error", "OutOfMemoryError", OomByContext(Gpu)),
     sig("thc-out-of-memory", "error=2 : out of memory", Oom(Gpu)),
     sig("cuda-error-oom", "CUDA error: out of memory", Oom(Gpu)),
+    sig("cuda-error-oom", "cudaErrorMemoryAllocation", Oom(Gpu)),
+    sig("cuda-error-oom", "CUDA_ERROR_OUT_OF_MEMORY", Oom(Gpu)),
+    // Rust servers (candle, mistral.rs): `DriverError(CUDA_ERROR_OUT_OF_MEMORY, …)` is covered above.
+    sig("hip-error-oom", "hipErrorOutOfMemory", Oom(Gpu)),
     sig("cublas-alloc-failed", "CUBLAS_STATUS_ALLOC_FAILED", Oom(Gpu)),
-    sig("nccl-cuda-oom", "Cuda failure 'out of memory'", Oom(Gpu)),
+    sig("cudnn-alloc-failed", "CUDNN_STATUS_ALLOC_FAILED", Oom(Gpu)),
+    sig("nccl-cuda-oom", "'out of memory'", Oom(Gpu)),
     sig("xpu-oom", "XPU out of memory", Oom(Gpu)),
     sig("mps-oom", "MPS backend out of memory", Oom(Gpu)),
     sig("xla-resource-exhausted", "RESOURCE_EXHAUSTED: Out of memory", Oom(Gpu)),
+    sig("xla-resource-exhausted", "Resource exhausted: Out of memory", Oom(Gpu)),
     sig("xla-failed-to-allocate", "Failed to allocate request for", Oom(Gpu)),
+    sig("tpu-hbm-oom", "Ran out of memory in memory space hbm", Oom(Gpu)),
+    // TPU runtime: "Attempting to reserve 5.23G at the bottom of memory. That was not possible."
+    sig("tpu-hbm-oom", "That was not possible", OomByContext(Gpu)),
     sig("tf-oom-allocating", "OOM when allocating tensor", Oom(Gpu)),
     sig("tf-internal-oom", "Internal: out of memory", Oom(Gpu)),
+    // TensorFlow's BFC allocator says this before a real OOM and also when it is
+    // "not a failure": only a suspect until an OOM error follows.
+    sig("tf-bfc-ran-out", "ran out of memory trying to allocate", Suspect(Gpu)),
+    // cuDNN's algorithm search fails when it cannot get workspace memory.
+    sig("cudnn-no-algorithm", "Unable to find a valid cuDNN algorithm", Suspect(Gpu)),
+    sig("cudnn-no-algorithm", "determine best cudnn convolution", Suspect(Gpu)),
+    sig("cudnn-no-algorithm", "Failed to get convolution algorithm", Suspect(Gpu)),
+    // cuBLAS and cuDNN fail to create their handles, and TensorFlow's copy to the
+    // GPU fails, when the GPU is already full: suspects, confirmed by allow_growth.
+    sig("gpu-handle-failed", "CUBLAS_STATUS_NOT_INITIALIZED", Suspect(Gpu)),
+    sig("gpu-handle-failed", "Could not create cudnn handle", Suspect(Gpu)),
+    sig("gpu-handle-failed", "CUDNN_STATUS_NOT_ENOUGH_WORKSPACE", Suspect(Gpu)),
+    sig("tf-dst-tensor", "Dst tensor is not initialized", Suspect(Gpu)),
+    sig("not-enough-gpu-memory", "not enough GPU memory", Oom(Gpu)),
     sig("vllm-no-kv-memory", "No available memory for the cache blocks", Oom(Gpu)),
-    sig("vllm-kv-too-small", "larger than the maximum number of tokens that can be stored in KV cache", Oom(Gpu)),
-    sig("vllm-kv-needed", "KV cache is needed, which is larger than the available KV cache memory", Oom(Gpu)),
-    sig("vllm-free-memory", "is less than desired GPU memory utilization", Oom(Gpu)),
+    sig("vllm-kv-too-small", "tokens that can be stored in KV cache", Oom(Gpu)),
+    sig("vllm-kv-needed", "than the available KV cache memory", Oom(Gpu)),
+    sig("vllm-free-memory", "less than desired GPU memory", Oom(Gpu)),
+    sig("vllm-zero-blocks", "# GPU blocks: 0", Oom(Gpu)),
+    sig("vllm-zero-blocks", "# cuda blocks: 0", Oom(Gpu)),
+    sig("vllm-negative-kv", "reserved for KV Cache is -", Oom(Gpu)),
+    // Any other wording: the line's own words say which memory.
+    generic("out-of-memory", "out of memory", OomByContext(Host)),
+    generic("cannot-allocate-memory", "Cannot allocate memory", OomByContext(Host)),
+    generic("not-enough-memory", "not enough memory", OomByContext(Host)),
+    Signature { boundary: Boundary::Identifier, ..generic("python-memory-error", "MemoryError", OomByContext(Host)) },
+    generic("cpp-bad-alloc", "std::bad_alloc", OomByContext(Host)),
+    generic("oom-killed", "OOM-killed", OomByContext(Host)),
+    generic("oom-killed", "OOM killed", OomByContext(Host)),
+    // Rust's allocation failure (tokenizers, Rust servers): "memory allocation of 2097152 bytes failed".
+    sig("rust-alloc-failed", "bytes failed", OomByContext(Host)),
     // Host, node-wide
     sig("dataloader-worker-killed", "is killed by signal: Killed", Oom(Host)),
-    sig("cpu-allocator", "DefaultCPUAllocator: can't allocate memory", Oom(Host)),
+    sig("cpu-allocator", "DefaultCPUAllocator:", Oom(Host)),
+    sig("numpy-unable-to-allocate", "Unable to allocate", OomByContext(Host)),
     sig("kernel-oom-kill", "Out of memory: Killed process", Oom(Host)),
+    sig("kernel-oom-kill", "Out of memory: Kill process", Oom(Host)),
     sig("kernel-oom-constraint-none", "constraint=CONSTRAINT_NONE", Oom(Host)),
-    sig("torchrun-sigkill", "exitcode: -9", Oom(Host)),
-    sig("exit-137", "exit code 137", Oom(Host)),
-    sig("exit-status-137", "exit status 137", Oom(Host)),
+    // A SIGKILL exit code alone only suggests the OOM killer (the contract: a bare
+    // exit code is not proof); with the process's host memory in the log it is.
+    sig("sigkill-exit", "exitcode: -9", Suspect(Host)),
+    sig("sigkill-exit", "Signal 9 (SIGKILL)", Suspect(Host)),
+    sig("sigkill-exit", "return code = -9", Suspect(Host)),
+    sig("sigkill-exit", "exit code 137", Suspect(Host)),
+    sig("sigkill-exit", "exit status 137", Suspect(Host)),
+    sig("sigkill-exit", "exited with code 137", Suspect(Host)),
+    sig("ollama-system-memory", "requires more system memory", Oom(Host)),
+    sig("vllm-cpu-swap", "lack of CPU swap space", Oom(Host)),
     sig("k8s-evicted-memory", "low on resource: memory", Oom(Host)),
+    // Windows error numbers read the same in every language.
+    sig("windows-paging-file", "WinError 1455", Oom(Host)),
+    sig("windows-paging-file", "os error 1455", Oom(Host)),
+    sig("windows-not-enough-memory", "WinError 8]", Oom(Host)),
+    Signature { also: PAGING_FILE_TOO_SMALL, ..sig("windows-paging-file", "paging file is too small", Oom(Host)) },
+    sig("ray-node-low-memory", "node running low on memory", Oom(Host)),
+    sig("zsh-killed", "zsh: killed", Oom(Host)),
+    // Go's exec package (Ollama and other Go launchers): the child got SIGKILL.
+    sig("go-signal-killed", "signal: killed", Oom(Host)),
+    sig("fish-sigkill", "terminated by signal SIGKILL", Oom(Host)),
     // Job or container limits
     sig("slurm-oom-kill-events", "oom_kill event", Oom(JobLimit)),
     sig("slurm-oom-kill-events", "oom-kill event", Oom(JobLimit)),
     sig("slurm-exceeded-step-limit", "exceeded memory limit", Oom(JobLimit)),
     sig("slurm-exceeded-job-limit", "Exceeded job memory limit", Oom(JobLimit)),
-    exact("slurm-out-of-memory-state", "OUT_OF_MEMORY", Oom(JobLimit)),
+    Signature { boundary: Boundary::Identifier, ..exact("slurm-out-of-memory-state", "OUT_OF_MEMORY", Oom(JobLimit)) },
+    // srun's step report: "srun: error: c002: task 0: Killed" (the cgroup limit, usually).
+    exact("srun-task-killed", ": Killed", Suspect(JobLimit)),
     exact("slurm-task-out-of-memory", ": Out Of Memory", Oom(JobLimit)),
     sig("memcg-oom-kill", "Memory cgroup out of memory", Oom(JobLimit)),
+    sig("memcg-usage-limit", "memory: usage", Figure),
+    // PBS and LSF name their memory kills too.
+    sig("pbs-mem-exceeded", "job killed: mem", Oom(JobLimit)),
+    sig("lsf-memlimit", "TERM_MEMLIMIT", Oom(JobLimit)),
     sig("kernel-oom-constraint-memcg", "constraint=CONSTRAINT_MEMCG", Oom(JobLimit)),
     exact("k8s-oomkilled", "OOMKilled", Oom(JobLimit)),
     // A shell's job report (`line 28:  8156 Killed   python3 main.py`) or a bare
-    // `Killed`: SIGKILL, almost always the OOM killer. Checked in context.
-    exact("bare-killed", "Killed", Oom(Host)),
+    // `Killed`, in any of its translations: SIGKILL, almost always the OOM killer.
+    Signature { also: KILLED_WORDS.split_at(1).1, ..exact("bare-killed", KILLED_WORDS[0], Oom(Host)) },
     // Shared memory
     sig("dataloader-bus-error", "is killed by signal: Bus error", Oom(Shm)),
     sig("dataloader-shm", "insufficient shared memory", Oom(Shm)),
     sig("dataloader-shm", "out of shared memory", Oom(Shm)),
     sig("dataloader-worker-exited", "exited unexpectedly", Suspect(Shm)),
     sig("nccl-shm-open", "ncclShmOpen", Oom(Shm)),
+    sig("shm-segment", "creating shared memory segment", Oom(Shm)),
+    // PyTorch's shared-memory tensors live in /dev/shm as /torch_<pid>_<n>: a full
+    // /dev/shm reads "No space left on device" there, which is not the disk.
+    sig("torch-shm-file", "unable to write to file </torch_", Suspect(Shm)),
     // Look-alikes that are not OOM
     sig(
         "cuda-illegal-memory-access",
@@ -108,20 +263,51 @@ pub const SIGNATURES: &[Signature] = &[
     sig("segfault", "Segmentation fault", NotOom("a segmentation fault in native code")),
     sig("segfault", "SIGSEGV", NotOom("a segmentation fault in native code")),
     sig("disk-quota", "disk quota exceeded", NotOom("the disk quota is full (saving a checkpoint), not memory")),
-    sig("disk-full", "No space left on device", NotOom("the disk is full, not memory")),
+    generic("disk-full", "No space left on device", NotOom("the disk is full, not memory")),
     sig("slurm-time-limit", "DUE TO TIME LIMIT", NotOom("SLURM ended the job at its time limit")),
+    sig("slurm-preempted", "DUE TO PREEMPTION", NotOom("SLURM preempted the job for a higher-priority one")),
+    sig(
+        "driver-too-old",
+        "driver version is insufficient",
+        NotOom("the NVIDIA driver is older than the CUDA runtime this build needs"),
+    ),
+    sig("access-violation", "0xC0000005", NotOom("an access violation (0xC0000005) in native code")),
+    sig("access-violation", "3221225477", NotOom("an access violation (0xC0000005) in native code")),
+    sig(
+        "triton-out-of-resources",
+        "OutOfResources",
+        NotOom("a Triton kernel needs more on-chip shared memory than the GPU has, not GPU memory"),
+    ),
+    sig(
+        "gpu-watchdog",
+        "launch timed out and was terminated",
+        NotOom("the display driver's watchdog (TDR) stopped a kernel that ran too long"),
+    ),
+    sig("grpc-message-size", "larger than max", NotOom("a gRPC message is larger than the size limit")),
+    word("quota-exceeded", "Quota", NotOom("a quota (cloud chips, a project limit) is used up, not memory")),
+    sig(
+        "tf-ten-percent-warning",
+        "exceeds 10% of",
+        NotOom("TensorFlow warns that one allocation is large; nothing failed for memory"),
+    ),
     sig(
         "no-kernel-image",
         "no kernel image is available",
         NotOom("the PyTorch build does not support this GPU's architecture"),
     ),
-    sig(
-        "vllm-preempted",
-        "is preempted by PreemptionMode",
-        NotOom("vLLM preempted a sequence for lack of KV space: a throughput warning, not a failure"),
-    ),
+    // Warnings about GPU memory that are not failures: the suspect, not proof.
+    sig("vllm-preempted", "is preempted by PreemptionMode", Suspect(Gpu)),
+    sig("tf-allocator-warning", "indicates that this is not a failure", Suspect(Gpu)),
     // Figures
     sig("tried-to-allocate", "Tried to allocate", Figure),
+    sig("reserved-in-total", "reserved in total by PyTorch", Figure),
+    sig("tf-bfc-limit", "Limit:", Figure),
+    sig("tpu-hbm-total", "Total hbm usage", Figure),
+    sig("tpu-hlo-temp", "HLO temp", Figure),
+    sig("tpu-padding", "Extra memory due to padding", Context),
+    sig("seff-memory", "Memory Utilized:", Figure),
+    sig("seff-memory", "Memory Efficiency:", Figure),
+    sig("vllm-concurrency", "Maximum concurrency for", Figure),
     sig("total-capacity", "total capacity", Figure),
     sig("total-capacity", "total capacty", Figure),
     sig("memory-in-use", "memory in use", Figure),
@@ -130,10 +316,18 @@ pub const SIGNATURES: &[Signature] = &[
     sig("total-vm", "total-vm:", Figure),
     sig("cpu-memory-usage", "CPU memory usage:", Figure),
     sig("model-weights", "Loading model weights took", Figure),
-    sig("vllm-profile", "total_gpu_memory=", Figure),
+    sig("model-weights", "Model loading took", Figure),
+    sig("vllm-profile", "total_gpu_memory", Figure),
+    sig("vllm-kv-cache-memory", "Available KV cache memory:", Figure),
+    sig("vllm-kv-cache-tokens", "GPU KV cache size:", Figure),
+    sig("vllm-gpu-blocks", "# GPU blocks:", Figure),
+    sig("vllm-gpu-blocks", "# cuda blocks:", Figure),
+    sig("vllm-max-seq-len", "max_seq_len=", Figure),
     sig("mps-allocated", "MPS allocated:", Figure),
     sig("you-tried-to-allocate", "you tried to allocate", Figure),
     sig("xla-allocate-bytes", "while trying to allocate", Figure),
+    sig("xla-buffer-stats", "total allocation:", Figure),
+    sig("xla-buffer-stats", "temp allocation:", Figure),
     sig("nccl-calloc", "CUDA calloc", Figure),
     sig("printed-memory-allocated", "memory allocated:", Figure),
     sig("tf-tensor-shape", "when allocating tensor", Figure),
@@ -148,6 +342,8 @@ pub const SIGNATURES: &[Signature] = &[
     sig("phase", "generate", Phase(Phase::Generation)),
     sig("phase", "Output generated", Phase(Phase::Generation)),
     sig("phase", "sampling", Phase(Phase::Generation)),
+    sig("phase", "process_images", Phase(Phase::Generation)),
+    sig("phase", "decode_first_stage", Phase(Phase::Generation)),
     sig("phase", "validation", Phase(Phase::Validation)),
     sig("phase", "evaluate", Phase(Phase::Validation)),
     sig("phase", "Valid (", Phase(Phase::Validation)),
@@ -157,16 +353,44 @@ pub const SIGNATURES: &[Signature] = &[
     sig("phase", "model.cuda()", Phase(Phase::ModelLoad)),
     sig("phase", "Philox", Phase(Phase::ModelLoad)),
     sig("phase", "Loading model", Phase(Phase::ModelLoad)),
+    sig("phase", "checkpoint shards", Phase(Phase::ModelLoad)),
+    sig("phase", "load_checkpoint", Phase(Phase::ModelLoad)),
+    sig("phase", "torch.load", Phase(Phase::ModelLoad)),
     sig("phase", "vector", Phase(Phase::ModelLoad)),
     sig("phase", "DataLoader worker", Phase(Phase::Dataloader)),
     sig("phase", "_worker_loop", Phase(Phase::Dataloader)),
+    sig("phase", "_MultiProcessingDataLoaderIter", Phase(Phase::Dataloader)),
+    // Windows starts DataLoader workers by spawning Python again.
+    sig("phase", "multiprocessing\\spawn.py", Phase(Phase::Dataloader)),
     sig("phase", "KV cache", Phase(Phase::KvCacheInit)),
     sig("phase", "Memory profiling", Phase(Phase::KvCacheInit)),
     sig("phase", "in forward", Phase(Phase::Forward)),
     sig("phase", "self._model(", Phase(Phase::Forward)),
     sig("phase", "grid_sampler", Phase(Phase::Forward)),
-    // Stacks
-    sig("stack", "torch", Stack(Stack::Pytorch)),
+    // Frames, read only on traceback lines
+    sig("traceback", "File \"", Traceback),
+    sig("frame", "cross_entropy", Frame(Frame::CrossEntropy)),
+    sig("frame", "log_softmax", Frame(Frame::CrossEntropy)),
+    sig("frame", "nll_loss", Frame(Frame::CrossEntropy)),
+    sig("frame", "attention", Frame(Frame::Attention)),
+    sig("frame", "attn", Frame(Frame::Attention)),
+    sig("frame", "embedding", Frame(Frame::Embedding)),
+    sig("frame", "embed_tokens", Frame(Frame::Embedding)),
+    sig("frame", "optimizer.step", Frame(Frame::OptimizerStep)),
+    sig("frame", "torch/optim/", Frame(Frame::OptimizerStep)),
+    sig("frame", ".backward(", Frame(Frame::Backward)),
+    sig("frame", "run_backward", Frame(Frame::Backward)),
+    sig("frame", "generate", Frame(Frame::Generate)),
+    sig("frame", "from_pretrained", Frame(Frame::FromPretrained)),
+    sig("frame", "load_state_dict", Frame(Frame::FromPretrained)),
+    sig("frame", "load_checkpoint", Frame(Frame::FromPretrained)),
+    sig("frame", "torch.load", Frame(Frame::TorchLoad)),
+    sig("frame", "serialization.py", Frame(Frame::TorchLoad)),
+    sig("frame", "collate", Frame(Frame::Collate)),
+    // Stacks, as whole words
+    word("stack", "torch", Stack(Stack::Pytorch)),
+    word("stack", "pytorch", Stack(Stack::Pytorch)),
+    word("stack", "torchrun", Stack(Stack::Pytorch)),
     sig("stack", "Tried to allocate", Stack(Stack::Pytorch)),
     sig("stack", "THCudaCheck", Stack(Stack::Pytorch)),
     sig("stack", "RuntimeError: CUDA", Stack(Stack::Pytorch)),
@@ -175,32 +399,57 @@ pub const SIGNATURES: &[Signature] = &[
     sig("stack", "slurmstepd", Stack(Stack::Slurm)),
     sig("stack", "srun:", Stack(Stack::Slurm)),
     sig("stack", "slurm_script", Stack(Stack::Slurm)),
-    sig("stack", "sbatch", Stack(Stack::Slurm)),
+    word("stack", "sbatch", Stack(Stack::Slurm)),
     sig("stack", "Killed process", Stack(Stack::Linux)),
     sig("stack", "oom-kill:", Stack(Stack::Linux)),
     sig("stack", "exitcode: -9", Stack(Stack::Linux)),
     sig("stack", "is killed by signal: Killed", Stack(Stack::Linux)),
-    sig("stack", "lightning", Stack(Stack::Lightning)),
-    sig("stack", "deepspeed", Stack(Stack::Deepspeed)),
-    sig("stack", "fsdp", Stack(Stack::Fsdp)),
+    word("stack", "lightning", Stack(Stack::Lightning)),
+    word("stack", "deepspeed", Stack(Stack::Deepspeed)),
+    word("stack", "fsdp", Stack(Stack::Fsdp)),
     sig("stack", "FullyShardedDataParallel", Stack(Stack::Fsdp)),
     sig("stack", "_distributed.py", Stack(Stack::Fsdp)),
-    sig("stack", "vllm", Stack(Stack::Vllm)),
+    word("stack", "vllm", Stack(Stack::Vllm)),
     sig("stack", "KV cache", Stack(Stack::Vllm)),
-    sig("stack", "verl", Stack(Stack::Verl)),
-    sig("stack", "jax", Stack(Stack::Jax)),
+    word("stack", "verl", Stack(Stack::Verl)),
+    word("stack", "jax", Stack(Stack::Jax)),
+    word("stack", "jaxlib", Stack(Stack::Jax)),
     sig("stack", "XlaRuntimeError", Stack(Stack::Jax)),
-    sig("stack", "tensorflow", Stack(Stack::Tensorflow)),
+    // JAX's XLA prints TensorFlow's C++ paths (external/org_tensorflow/...): the
+    // bare word is TensorFlow only when nothing says JAX (see `Diagnoser::finish`).
+    word("stack-tensorflow-word", "tensorflow", Stack(Stack::Tensorflow)),
+    sig("stack", "org_tensorflow", Stack(Stack::Jax)),
+    sig("stack", "tensorflow.python", Stack(Stack::Tensorflow)),
+    word("stack", "keras", Stack(Stack::Tensorflow)),
     sig("stack", "ResourceExhaustedError", Stack(Stack::Tensorflow)),
     sig("stack", "/job:localhost", Stack(Stack::Tensorflow)),
     sig("stack", "GpuLaunchKernel", Stack(Stack::Tensorflow)),
-    sig("stack", "kubectl", Stack(Stack::Kubernetes)),
+    word("stack", "kubectl", Stack(Stack::Kubernetes)),
     sig("stack", "OOMKilled", Stack(Stack::Kubernetes)),
-    sig("stack", "TFJob", Stack(Stack::Kubernetes)),
-    sig("stack", "NCCL", Stack(Stack::Nccl)),
+    word("stack", "TFJob", Stack(Stack::Kubernetes)),
+    word("stack", "NCCL", Stack(Stack::Nccl)),
     sig("stack", "barrier()", Stack(Stack::Nccl)),
     sig("stack", "MPS backend", Stack(Stack::Mps)),
-    sig("stack", "bitsandbytes", Stack(Stack::Bitsandbytes)),
-    sig("stack", "wandb", Stack(Stack::Wandb)),
-    sig("stack", "accelerate", Stack(Stack::Accelerate)),
+    word("stack", "bitsandbytes", Stack(Stack::Bitsandbytes)),
+    word("stack", "wandb", Stack(Stack::Wandb)),
+    word("stack", "accelerate", Stack(Stack::Accelerate)),
+    // What failed: an exception (`SomethingError:`, a class name before it), an
+    // `error:` line, a FAILED or CANCELLED state, an abort.
+    exact("raised", "Error:", Failure),
+    exact("raised", "Exception:", Failure),
+    exact("failure", "error:", Failure),
+    exact("failure", "ERROR", Failure),
+    exact("failure", "FAILED", Failure),
+    exact("failure", "CANCELLED", Failure),
+    sig("failure", "core dumped", Failure),
+    sig("failure", "Aborted", Failure),
+    // Where it ran, and on what
+    word("xla", "XLA", Context),
+    sig("xla", "xla/service", Context),
+    // Where it ran
+    sig("wsl", "microsoft-standard-WSL", Context),
+    word("wsl", "WSL", Context),
+    sig("windows", ":\\Users\\", Context),
+    sig("windows", "site-packages\\", Context),
+    word("docker", "docker", Context),
 ];

@@ -1,0 +1,192 @@
+//! The matching machinery: one Aho-Corasick DFA over every signature,
+//! setting name and broken generic wording, and the rules that decide
+//! whether a needle found on a line is the signature (case, boundaries,
+//! hedges), where a record starts and where a wrapped message ends.
+
+use super::settings;
+use super::signatures::{Boundary, Meaning, Signature, HEDGES, SIGNATURES};
+use super::{lines, wrap};
+use crate::scan;
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use std::ops::Not;
+use std::sync::OnceLock;
+
+/// What a needle of the automaton stands for.
+#[derive(Clone, Copy)]
+pub(super) enum Target {
+    Signature(usize),
+    Setting(usize),
+}
+
+pub(super) struct Matcher {
+    pub(super) automaton: AhoCorasick,
+    /// For each distinct needle, what it stands for.
+    pub(super) needles: Vec<Vec<Target>>,
+    /// The longest needle in bytes: how far before a match another one can start.
+    pub(super) longest: usize,
+    /// Only the broken variants, to ask cheaply whether one spans a line break.
+    broken: AhoCorasick,
+    /// The longest broken variant in bytes.
+    longest_broken: usize,
+}
+
+/// The generic wordings ("out of memory", "OutOfMemoryError") are also
+/// searched for broken by a wrap: every specific message contains one of
+/// them ("CUDA out of mem|ory"), and the joined line's own words then say
+/// which memory. Only these: each broken variant costs automaton states,
+/// built on the first diagnosis. Figures cut by a wrap are read by joining
+/// the lines ([`wrap::continues`]).
+fn breakable(signature: &Signature) -> bool {
+    signature.generic && signature.needle.len() >= 8
+}
+
+pub(super) fn matcher() -> &'static Matcher {
+    static MATCHER: OnceLock<Matcher> = OnceLock::new();
+    MATCHER.get_or_init(|| {
+        let mut texts: Vec<String> = Vec::new();
+        let mut needles: Vec<Vec<Target>> = Vec::new();
+        let mut broken: Vec<String> = Vec::new();
+        let mut add = |text: String, target: Target| {
+            let lower = text.to_ascii_lowercase();
+            match texts.iter().position(|t| *t == lower) {
+                Some(at) => needles[at].push(target),
+                None => {
+                    texts.push(lower);
+                    needles.push(vec![target]);
+                }
+            }
+        };
+        for (i, s) in SIGNATURES.iter().enumerate() {
+            add(s.needle.to_string(), Target::Signature(i));
+            for other in s.also {
+                add(other.to_string(), Target::Signature(i));
+            }
+            if breakable(s) {
+                for variant in wrap::broken(s.needle) {
+                    broken.push(variant.clone());
+                    add(variant, Target::Signature(i));
+                }
+            }
+        }
+        for (i, name) in settings::NAMES.iter().enumerate() {
+            add(name.text.to_string(), Target::Setting(i));
+        }
+        let build = |patterns: &[String]| {
+            AhoCorasickBuilder::new()
+                .ascii_case_insensitive(true)
+                .match_kind(MatchKind::Standard)
+                // A DFA: the fastest scan, and small to build with few broken variants.
+                .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+                .build(patterns)
+                .expect("the signature table builds")
+        };
+        Matcher {
+            automaton: build(&texts),
+            needles,
+            longest: texts.iter().map(String::len).max().unwrap_or(0),
+            longest_broken: broken.iter().map(String::len).max().unwrap_or(0),
+            broken: build(&broken),
+        }
+    })
+}
+
+/// Every text the diagnoser looks for (for comparisons with other tools).
+pub fn signature_needles() -> Vec<&'static str> {
+    let mut needles: Vec<&'static str> =
+        SIGNATURES.iter().flat_map(|s| std::iter::once(s.needle).chain(s.also.iter().copied())).collect();
+    needles.extend(settings::NAMES.iter().map(|n| n.text));
+    needles.sort_unstable();
+    needles.dedup();
+    needles
+}
+
+/// Whether a needle found at `line[start..end]` is the signature: its case,
+/// its boundaries, an exception class before `Error:`.
+pub(super) fn matches_here(signature: &Signature, line: &str, start: usize, end: usize) -> bool {
+    let found = &line.as_bytes()[start..end];
+    if signature.exact_case
+        && found != signature.needle.as_bytes()
+        && !signature.also.iter().any(|a| found == a.as_bytes())
+    {
+        return false;
+    }
+    // `Error:` and `Exception:` count as an exception's line only after its class name.
+    if signature.id == "raised" && !line[..start].ends_with(char::is_alphanumeric) {
+        return false;
+    }
+    match signature.boundary {
+        Boundary::None => true,
+        // A word stands between spaces or ASCII punctuation: not inside a longer
+        // word, and not between control bytes of binary junk.
+        Boundary::Word => {
+            lines::touches(line, start, end, |c| !(c.is_ascii_whitespace() || c.is_ascii_punctuation())).not()
+        }
+        Boundary::Identifier => {
+            lines::touches(line, start, end, |c| !(c.is_ascii_whitespace() || c.is_ascii_punctuation()) || c == '_')
+                .not()
+        }
+    }
+}
+
+/// Whether the words just before `text[at..]` speak about running out of
+/// memory without it having happened ("to avoid out of memory errors"). Only
+/// what comes before counts: PyTorch's own message ends with "…to avoid fragmentation".
+pub(super) fn hedged(text: &str, at: usize) -> bool {
+    let mut from = at.saturating_sub(80);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let before = &text[from..at];
+    HEDGES.iter().any(|h| scan::find_ci(before, h).is_some())
+}
+
+/// Meanings that decide the verdict (and that a hedge or a specific signature can overrule).
+pub(super) fn decisive(meaning: Meaning) -> bool {
+    matches!(meaning, Meaning::Oom(_) | Meaning::OomByContext(_) | Meaning::Suspect(_))
+}
+
+/// Where the record holding `text[at]` starts. Records end at a line break,
+/// and also at a carriage return (a progress bar redrawn) or a NUL: no needle
+/// spans those, and a log of them alone is never held whole. Only `\n`
+/// counts as a line.
+pub(super) fn record_start(bytes: &[u8], at: usize) -> usize {
+    memchr::memrchr3(b'\n', b'\r', b'\0', &bytes[..at]).map_or(0, |i| i + 1)
+}
+
+/// Where the message found at `match_end` ends: the end of its record, or of
+/// the last line a wrap cut it into (at most MAX_CONTINUATION more lines).
+pub(super) fn logical_line_end(text: &str, m: &Matcher, match_end: usize) -> usize {
+    let bytes = text.as_bytes();
+    let end_of = |from: usize| memchr::memchr3(b'\n', b'\r', b'\0', &bytes[from..]).map_or(bytes.len(), |i| from + i);
+    let mut start = record_start(bytes, match_end.saturating_sub(1));
+    let mut end = end_of(match_end.saturating_sub(1).max(start));
+    for _ in 0..wrap::MAX_CONTINUATION {
+        // Only a line break (\n or \r\n) can be a wrap.
+        let newline = match (bytes.get(end), bytes.get(end + 1)) {
+            (Some(b'\n'), _) => end,
+            (Some(b'\r'), Some(b'\n')) => end + 1,
+            _ => break,
+        };
+        let next_end = end_of(newline + 1);
+        let (line, next) = (&text[start..end], &text[newline + 1..next_end]);
+        if !(wrap::continues(line, next) || needle_crosses(text, m, newline)) {
+            break;
+        }
+        start = newline + 1;
+        end = next_end;
+    }
+    end
+}
+
+/// Whether a needle broken by the line break at `at` spans it.
+fn needle_crosses(text: &str, m: &Matcher, at: usize) -> bool {
+    let mut from = at.saturating_sub(m.longest_broken);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let mut to = (at + 1 + m.longest_broken).min(text.len());
+    while !text.is_char_boundary(to) {
+        to += 1;
+    }
+    m.broken.find_overlapping_iter(&text[from..to]).any(|hit| from + hit.start() < at && from + hit.end() > at + 1)
+}

@@ -1,0 +1,120 @@
+//! Messages broken across lines by a terminal or a web page: "…Resource
+//! exhausted: Out \nof memory while trying to allocate…", "Tried to allocate
+//! 16.9\n4 GiB". Two general mechanisms, not one rule per log:
+//!
+//! - every needle that decides a diagnosis or names a figure is also searched
+//!   for broken at each inner position ([`broken`]), so the line is found,
+//!   and a match that spans a break joins the two lines;
+//! - a line that was found is read together with the next one when the break
+//!   cuts a figure ([`continues`]), joined without the break ([`join`]).
+//!
+//! Without the terminal's width nothing else is safe to join: log records
+//! follow each other with nothing between them too ("…6291456 bytes" then
+//! "ng30903:3063028:…").
+
+use std::borrow::Cow;
+
+/// At most this many lines continue one message (a 600-character PyTorch
+/// message wrapped at 80 columns takes 8).
+pub const MAX_CONTINUATION: usize = 10;
+
+/// `needle` with a line break at every inner character boundary: where a
+/// fixed-width wrap can cut it. (A `\r\n` break is not searched for: pasted
+/// text reaches the page with `\n` only.)
+pub fn broken(needle: &str) -> impl Iterator<Item = String> + '_ {
+    needle.char_indices().skip(1).map(move |(i, _)| {
+        let (head, tail) = needle.split_at(i);
+        format!("{head}\n{tail}")
+    })
+}
+
+/// Whether the break between `line` and `next` cuts a figure: a number cut
+/// in two ("16.9|4"), a number pushed to the next row ("allocate |16.94"),
+/// or a unit cut after its number ("16.94 Gi|B").
+pub fn continues(line: &str, next: &str) -> bool {
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    let (Some(last), Some(first)) = (line.chars().next_back(), next.chars().next()) else { return false };
+    if first.is_ascii_digit() && (last.is_ascii_digit() || last == '.' || last == ' ') {
+        return starts_with_size(next);
+    }
+    // "16.94 Gi" + "B": letters after a number that, with the next row's letters, make a unit.
+    let letters = line.len() - line.trim_end_matches(|c: char| c.is_ascii_alphabetic()).len();
+    let before = line[..line.len() - letters].trim_end_matches(' ');
+    if letters == 0 || letters > 4 || !before.ends_with(|c: char| c.is_ascii_digit()) {
+        return false;
+    }
+    let rest: String = next.chars().take_while(char::is_ascii_alphabetic).collect();
+    if rest.is_empty() {
+        return false;
+    }
+    let unit = format!("{}{rest}", &line[line.len() - letters..]);
+    UNITS.iter().any(|u| u.eq_ignore_ascii_case(&unit))
+}
+
+/// `94 GiB`, `52 bytes`, `50496B)`: a number and a unit at the start of `text`.
+fn starts_with_size(text: &str) -> bool {
+    let number = text.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let unit: String = number.trim_start_matches(' ').chars().take_while(char::is_ascii_alphabetic).collect();
+    UNITS.iter().any(|u| u.eq_ignore_ascii_case(&unit))
+}
+
+const UNITS: [&str; 10] = ["B", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB", "bytes"];
+
+/// The physical lines of `logical` joined as they were before the wrap: line
+/// breaks removed, nothing else changed.
+pub fn join(logical: &str) -> Cow<'_, str> {
+    if !logical.contains('\n') {
+        return Cow::Borrowed(logical.strip_suffix('\r').unwrap_or(logical));
+    }
+    let mut out = String::with_capacity(logical.len());
+    for part in logical.split('\n') {
+        out.push_str(part.strip_suffix('\r').unwrap_or(part));
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn needles_broken_at_every_position() {
+        let variants: Vec<String> = broken("OOM").collect();
+        assert_eq!(variants, ["O\nOM", "OO\nM"]);
+        assert_eq!(broken("Out of memory").filter(|v| v == "Out \nof memory").count(), 1);
+        assert_eq!(broken("é").count(), 0, "no break inside a character");
+    }
+
+    #[test]
+    fn a_cut_figure_continues_into_the_next_row() {
+        let cut = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 16.9";
+        assert!(continues(cut, "4 GiB. GPU 0 has a total capacity of 79.18 GiB"));
+        assert!(continues("Tried to allocate 16.94 Gi", "B. GPU 0"));
+        assert!(continues("Tried to allocate ", "16.94 GiB. GPU 0"));
+        assert!(continues("Tried to allocate 16.", "94 GiB."));
+        assert_eq!(
+            join(&format!("{cut}\n4 GiB.")),
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 16.94 GiB."
+        );
+        assert_eq!(join("a\r\nb\r"), "ab");
+    }
+
+    #[test]
+    fn records_of_their_own_do_not_continue() {
+        // Real neighbours from NCCL and tqdm logs: each line is a record of its own.
+        assert!(!continues(
+            "ng30903:3063028:3066152 [3] include/alloc.h:185 NCCL WARN Failed to CUDA calloc 6291456 bytes",
+            "ng30903:3063028:3066152 [3] NCCL INFO transport/p2p.cc:204 -> 1"
+        ));
+        assert!(!continues("100%|██████████| 3000001/3000001 [03:33<00:00, 14061.26it/s]", "Killed"));
+        assert!(
+            !continues("Including non-PyTo", "rch memory, this process has"),
+            "a cut word is found by broken needles"
+        );
+        assert!(!continues("step 12 of 40", "Killed"));
+        assert!(!continues("used 12 GB", "But then"));
+        assert!(!continues("", "12"));
+        assert!(!continues("step 12 ", "2024-05-01 12:00:01 INFO"), "a timestamp is not a cut figure");
+        assert!(!continues("Detected 1", "2024-05-01"));
+    }
+}

@@ -1,0 +1,173 @@
+use super::*;
+use crate::memory::MemoryKind;
+use crate::units::Bytes;
+use crate::writeup::compile_dir;
+
+fn run(text: &str) -> Report {
+    diagnose(text, &[])
+}
+
+fn ids(r: &Report) -> Vec<&'static str> {
+    r.fixes.iter().map(|f| f.id).collect()
+}
+
+#[test]
+fn a_batch_setting_and_a_backward_frame_put_the_batch_first_with_its_values() {
+    let log = "[rank3]:   File \"train.py\", line 88, in training_step\n[rank3]:     loss.backward()\n[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 17.66 GiB. GPU 3 has a total capacity of 79.18 GiB of which 4.97 GiB is free. Including non-PyTorch memory, this process has 74.20 GiB memory in use. Of the allocated memory 72.10 GiB is allocated by PyTorch, and 1.20 GiB is reserved by PyTorch but unallocated.\ndata.train_batch_size=1024 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=32\n";
+    let r = run(log);
+    let top = &r.fixes[0];
+    assert_eq!(top.id, "reduce_batch");
+    assert!(top.detail.contains("requested 17.66 GiB with 4.97 GiB free"), "{}", top.detail);
+    assert!(top.detail.contains("halve the micro batch 32 -> 16 and accumulate 2 steps"), "{}", top.detail);
+    assert_eq!(top.because, "line 4: ppo_micro_batch_size_per_gpu=32");
+    assert_eq!(r.fixes[1].id, "grad_checkpointing");
+    assert!(r.fixes[1].because.contains("line 2") && r.fixes[1].because.contains("backward"), "{}", r.fixes[1].because);
+    assert!(r.fixes.iter().all(|f| !f.detail.contains("empty_cache") && !f.because.is_empty()));
+}
+
+#[test]
+fn the_evidence_changes_the_order() {
+    // The same OOM raised from optimizer.step(): optimizer state, not activations.
+    let step = "  File \"/opt/conda/lib/python3.10/site-packages/torch/optim/adamw.py\", line 184, in step\n    adamw(\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 224.00 MiB. GPU 0 has a total capacity of 23.65 GiB of which 120.06 MiB is free. Of the allocated memory 22.41 GiB is allocated by PyTorch, and 111.25 MiB is reserved by PyTorch but unallocated.\n";
+    assert_eq!(ids(&run(step))[..3], ["quantize", "shard_fsdp_zero", "cpu_offload"]);
+    // Loading a checkpoint saved from GPU.
+    let load = "  File \"eval.py\", line 12, in <module>\n    state = torch.load(args.ckpt)\nRuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity; 6.88 GiB already allocated; 17.31 MiB free; 6.93 GiB reserved in total by PyTorch)\n";
+    let r = run(load);
+    assert_eq!(r.fixes[0].id, "other");
+    assert!(r.fixes[0].detail.contains("map_location"), "{}", r.fixes[0].detail);
+    // A vLLM KV cache that cannot hold one sequence.
+    let kv = "ValueError: The model's max seq len (32768) is larger than the maximum number of tokens that can be stored in KV cache (23648). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.\n";
+    let r = run(kv);
+    assert_eq!(ids(&r)[..2], ["smaller_seq_len", "lower_gpu_mem_util"]);
+    assert!(r.fixes[0].detail.contains("--max-model-len 23648"), "{}", r.fixes[0].detail);
+    assert!(!ids(&r).contains(&"grad_checkpointing"), "inference gets no training fixes: {:?}", ids(&r));
+}
+
+#[test]
+fn look_alikes_get_the_real_error_first() {
+    let r = run("RuntimeError: CUDA error: an illegal memory access was encountered\n");
+    assert_eq!(r.fixes[0].id, "not_oom_fix");
+    assert!(r.fixes[0].because.contains("illegal memory access"), "{}", r.fixes[0].because);
+    let r = run("Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\nValueError: Tokenizer class LlamaTokenizer does not exist\n");
+    assert_eq!(r.fixes.len(), 1);
+    assert!(
+        r.fixes[0].detail.contains("ValueError: Tokenizer class LlamaTokenizer does not exist"),
+        "{}",
+        r.fixes[0].detail
+    );
+    assert!(run("hello world\n").fixes.is_empty());
+}
+
+#[test]
+fn host_job_limit_and_shared_memory() {
+    let global = "[141620.867156] oom-kill:constraint=CONSTRAINT_NONE\n[141620.867403] Out of memory: Killed process 1413497 (python) total-vm:50344988kB, anon-rss:29000000kB\n";
+    assert_eq!(run(global).fixes[0].id, "fewer_workers");
+    let bus = "RuntimeError: DataLoader worker (pid 42) is killed by signal: Bus error. It is possible that dataloader's workers are out of shared memory.\n";
+    assert_eq!(run(bus).fixes[0].id, "bigger_shm");
+    let paging = "OSError: [WinError 1455] The paging file is too small for this operation to complete. Error loading \"C:\\Users\\me\\torch\\lib\\cudnn_adv_infer64_8.dll\"\n";
+    let r = run(paging);
+    assert_eq!((r.diagnosis.oom, r.diagnosis.memory), (true, MemoryKind::Host));
+    assert_eq!(ids(&r)[..2], ["other", "fewer_workers"]);
+    assert!(r.fixes[0].detail.contains("paging file"));
+}
+
+#[test]
+fn contention_and_container_pid_lines() {
+    let r = run("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity of 93.00 GiB of which 1.18 GiB is free. Process 2752205 has 91.82 GiB memory in use. Of the allocated memory 90.63 GiB is allocated by PyTorch, and 302.00 MiB is reserved by PyTorch but unallocated.\n");
+    assert!(r.fixes.iter().take(2).all(|f| f.id != "free_other_process"), "{:?}", ids(&r));
+    let r = run("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 66.00 MiB. GPU 0 has a total capacity of 23.64 GiB of which 57.00 MiB is free. Process 1473544 has 21.62 GiB memory in use. Including non-PyTorch memory, this process has 598.00 MiB memory in use. Of the allocated memory 400.00 MiB is allocated by PyTorch, and 20.00 MiB is reserved by PyTorch but unallocated.\n");
+    assert_eq!(r.fixes[0].id, "free_other_process");
+    assert!(r.fixes[0].detail.contains("21.62 GiB"), "{}", r.fixes[0].detail);
+    assert!(r.fixes[0].because.starts_with("line 1: other processes hold 21.62 GiB"), "{}", r.fixes[0].because);
+}
+
+#[test]
+fn fragmentation_prefers_expandable_segments() {
+    let d = run("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.70 GiB. GPU 0 has a total capacty of 6.00 GiB of which 0 bytes is free. Of the allocated memory 2.93 GiB is allocated by PyTorch, and 2.30 GiB is reserved by PyTorch but unallocated.\n");
+    assert_eq!(d.fixes[0].id, "expandable_segments");
+    assert!(d.fixes[0].detail.contains("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"));
+}
+
+/// The logs quoted in the lab's five write-ups, and the runbooks they link to.
+#[test]
+fn the_seeds_logs_and_their_runbooks() {
+    let runbooks = compile_dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../content")).unwrap();
+    let d = diagnose(
+        "Error log: \"Detected 4 oom_kill events in StepId=273202.0\"\nExit status: OUT_OF_MEMORY (exit code 0:125)\n",
+        &runbooks,
+    );
+    assert_eq!((d.oom, d.memory, d.numbers.oom_kill_events), (true, MemoryKind::JobLimit, Some(4)));
+    assert_eq!(d.fixes[0].id, "more_host_mem_request");
+    assert!(
+        d.fixes[0].runbooks.contains(&"slurm-validation-dataloaders-job-limit".to_string()),
+        "{:?}",
+        d.fixes[0].runbooks
+    );
+
+    let d = diagnose("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 17.66 GiB.\nGPU 0 has a total capacity of 79.18 GiB of which 4.97 GiB is free.\nOf the allocated memory 100.77 GiB is allocated by PyTorch\n", &runbooks);
+    assert_eq!(
+        (d.memory, d.numbers.capacity, d.numbers.allocated_by_pytorch),
+        (MemoryKind::Gpu, Some(Bytes::from_gib(79.18).0), Some(Bytes::from_gib(100.77).0))
+    );
+    assert!(d.fixes.iter().any(|f| f.runbooks.contains(&"grpo-fsdp-vllm-gpu-oom".to_string())));
+
+    let d = diagnose("[141620.867156] oom-kill:constraint=CONSTRAINT_NONE\n[141620.867403] Out of memory: Killed process 1413497 (python)\n                total-vm:50344988kB  (~50GB!)\n", &runbooks);
+    assert_eq!((d.memory, d.numbers.total_vm), (MemoryKind::Host, Some(50_344_988 * 1024)));
+    assert!(d.fixes[0].runbooks.contains(&"sweep-host-oom-batch-workers".to_string()), "{:?}", d.fixes[0].runbooks);
+
+    let d = diagnose("Job 269582: FAILED - OOM killed (5 oom_kill events detected)\n", &runbooks);
+    assert_eq!((d.memory, d.numbers.oom_kill_events), (MemoryKind::JobLimit, Some(5)));
+    assert!(d.fixes.iter().any(|f| f.runbooks.contains(&"dataloader-workers-exhaust-node-request".to_string())));
+}
+
+#[test]
+fn figures_prefill_the_calculator() {
+    let d = crate::diagnose::diagnose("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 17.66 GiB. GPU 0 has a total capacity of 79.18 GiB of which 4.97 GiB is free.\n");
+    let pairs = crate::recommend::budget_fields(&d);
+    assert_eq!(pairs, vec![("gpu", "custom".to_string()), ("gpu_mem_gib", "79.18".to_string())]);
+    let mut plan = crate::budget::Plan::default();
+    let owned: Vec<(String, String)> = pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    assert!(crate::budget::fields::apply(&mut plan, &owned).is_empty());
+    assert_eq!(plan.gpu.capacity, Bytes::from_gib(79.18));
+    let d = crate::diagnose::diagnose(
+        "slurmstepd-falkor7: error: Step 1141810.0 exceeded memory limit (52917772 > 20971520), being killed\n",
+    );
+    assert_eq!(crate::recommend::budget_fields(&d), vec![("mem_gib", "20.00".to_string())]);
+}
+
+/// Issue 10 item 3: a pasted vLLM start-up log fills the vLLM fields, and the
+/// Budget page then prints the start-up the log shows. The log is the 29k
+/// case of https://github.com/vllm-project/vllm/issues/10517 (Llama-3.1-8B,
+/// RTX 3090, vLLM V0).
+#[test]
+fn a_vllm_startup_log_fills_the_vllm_fields() {
+    let log = "INFO 12-02 model_runner.py:1077] Loading model weights took 14.9888 GB
+INFO 12-02 worker.py:232] Memory profiling results: total_gpu_memory=23.58GiB initial_memory_usage=15.34GiB peak_torch_memory=17.98GiB memory_usage_post_profile=15.35GiB non_torch_memory=0.35GiB kv_cache_size=2.89GiB gpu_memory_utilization=0.90
+INFO 12-02 distributed_gpu_executor.py:57] # GPU blocks: 1478, # CPU blocks: 2048
+INFO 12-02 distributed_gpu_executor.py:61] Maximum concurrency for 29000 tokens per request: 0.82x
+ValueError: The model's max seq len (29000) is larger than the maximum number of tokens that can be stored in KV cache (23648). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.
+";
+    let d = crate::diagnose::diagnose(log);
+    let pairs = crate::recommend::budget_fields(&d);
+    let value = |key: &str| pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
+    assert_eq!(value("gpu_mem_gib"), Some("23.58"), "{pairs:?}");
+    assert_eq!(value("workload"), Some("inference"));
+    assert_eq!(value("vllm_util"), Some("0.9"));
+    assert_eq!(value("seq_len"), Some("29000"));
+    assert_eq!(value("block_size"), Some("16"), "23,648 tokens in 1,478 blocks");
+    // 0.90 x 23.58 GiB - 14.99 GiB of weights - 2.89 GiB of KV cache.
+    assert_eq!(value("vllm_overhead_gib"), Some("3.34"));
+
+    // The served model is not in the figures the diagnoser reads: choose it, and the
+    // page's vLLM start-up is the log's within the weights' difference (vLLM's own
+    // 14.99 GiB against 8.03 B parameters x 2 bytes = 14.96 GiB).
+    let mut plan = crate::budget::Plan::default();
+    let owned: Vec<(String, String)> = pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    assert!(crate::budget::fields::apply(&mut plan, &owned).is_empty());
+    crate::budget::fields::set(&mut plan, "model", "Llama-3-8B").unwrap();
+    let v = crate::budget::evaluate(&plan).gpu.vllm.unwrap();
+    assert!(!v.starts(), "29,000 tokens do not fit, as in the log");
+    let off = v.gpu_blocks as f64 / 1478.0 - 1.0;
+    assert!(off.abs() < 0.02, "{} blocks against the log's 1478", v.gpu_blocks);
+    assert!(v.log_lines().iter().any(|l| l.contains("Maximum concurrency for 29,000 tokens per request: 0.8")));
+}

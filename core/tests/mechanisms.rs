@@ -1,0 +1,134 @@
+//! Each reading mechanism of the diagnoser on a real log that needs it,
+//! taken from the corpus's dev split (never the fresh one: see accuracy.rs).
+
+use headroom_core::memory::{MemoryKind, Stack};
+use headroom_core::recommend::{diagnose, Report};
+use serde_json::Value;
+
+mod common;
+use common::is_fresh;
+
+/// The dev-split log with this id, diagnosed.
+fn corpus(id: &str) -> Report {
+    assert!(!is_fresh(id), "{id} is in the fresh split: no mechanism may be tested on it");
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/logs.jsonl")).unwrap();
+    let entry: Value = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|e| e["id"] == id)
+        .unwrap_or_else(|| panic!("no corpus entry {id}"));
+    diagnose(entry["log"].as_str().unwrap_or(""), &[])
+}
+
+fn gib(x: f64) -> u64 {
+    (x * (1u64 << 30) as f64).round() as u64
+}
+
+#[test]
+fn a_message_wrapped_by_the_terminal_mid_phrase() {
+    // "Resource exhausted: Out \nof memory while trying to allocate 5520758552 bytes."
+    let r = corpus("jax788-xla-oom-wrapped-at-out");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Gpu));
+    assert_eq!(r.numbers.requested, Some(5_520_758_552));
+    assert!(
+        r.evidence.iter().any(|e| e.text.contains("Out of memory")),
+        "the evidence reads as one line: {:?}",
+        r.evidence
+    );
+}
+
+#[test]
+fn a_message_behind_another_layers_prefix() {
+    // run_docker.py's log prefix around XLA's "Execution of replica 0 failed".
+    let r = corpus("alphafold149-docker-prefix-wrapped-replica-failed");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Gpu));
+    assert!(r.stack.contains(&Stack::Jax) && !r.stack.contains(&Stack::Tensorflow), "{:?}", r.stack);
+    assert_eq!(r.fixes[0].id, "other", "XLA's preallocation: {:?}", r.fixes[0]);
+}
+
+#[test]
+fn the_shells_killed_in_chinese() {
+    let r = corpus("edngtm2-chinese-shell-killed-after-counter");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Host));
+}
+
+#[test]
+fn windows_paging_file_in_english_and_chinese() {
+    let r = corpus("yolov5-11418-winerror1455-tqdm-glued-traceback");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Host));
+    assert!(r.fixes[0].detail.contains("paging file"), "{:?}", r.fixes[0]);
+    // Only the localized text: "DLL load failed: 页面文件太小，无法完成操作。"
+    let r = corpus("hyperlpr49-chinese-dll-load-failed-paging-file");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Host));
+}
+
+#[test]
+fn windows_cpu_allocator_wording_points_at_the_commit_limit() {
+    let r = corpus("easydiffusion289-alloc-cpu-81-extend-prefix");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Host));
+    assert_eq!(r.fixes[0].id, "other");
+    assert!(r.fixes[0].detail.contains("paging file"), "{:?}", r.fixes[0]);
+}
+
+#[test]
+fn allocator_formats_beyond_the_classic_message() {
+    let hip = corpus("pt138002-hip-oom-fragmentation-comfyui");
+    assert_eq!((hip.oom, hip.memory), (true, MemoryKind::Gpu));
+    let mps = corpus("pt152351-mps-hf-trainer-backward-cut");
+    assert_eq!((mps.oom, mps.memory), (true, MemoryKind::Gpu));
+    assert!(mps.stack.contains(&Stack::Mps));
+    // A memory-fraction cap: "… X allowed; …".
+    let capped = corpus("tgi3105-gemma3-30gib-request-allowed-clause");
+    assert_eq!((capped.oom, capped.memory), (true, MemoryKind::Gpu));
+    assert!(capped.numbers.max_allowed.is_some(), "{:?}", capped.numbers);
+}
+
+#[test]
+fn shared_memory_behind_nccls_generic_system_error() {
+    // "unhandled system error" … "Last error: Error while creating shared memory segment /dev/shm/nccl-… (size 7340384)"
+    let r = corpus("torchtitan853-unhandled-system-error-shm-16mb");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Shm));
+    assert_eq!(r.numbers.requested, Some(7_340_384));
+    assert_eq!(r.fixes[0].id, "bigger_shm");
+}
+
+#[test]
+fn vllm_start_up_figures() {
+    // "the rest of the memory reserved for KV Cache is -1.05GiB" and "# cuda blocks: 0".
+    let r = corpus("vllm13882-negative-kv-cache-cuda-blocks-0");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Gpu));
+    assert_eq!((r.numbers.gpu_kv_blocks, r.numbers.capacity), (Some(0), Some(gib(8.0))));
+    let r = corpus("pytorch175666-vllm-free-memory-below-utilization-ci");
+    assert_eq!((r.numbers.free, r.numbers.capacity), (Some(gib(19.77)), Some(gib(22.05))));
+}
+
+#[test]
+fn tpu_hbm_breakdown() {
+    let r = corpus("colabfold62-tpu-hbm-breakdown-colab-free");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Gpu));
+    assert_eq!(r.numbers.capacity, Some(gib(7.48)));
+    assert_eq!(r.numbers.total_allocation, Some(gib(9.60)), "'Total hbm usage >=' over 'Used X of Y'");
+    assert_eq!(r.numbers.temp_allocation, Some(gib(9.08)));
+}
+
+#[test]
+fn a_bare_exit_code_is_a_suspect_not_proof() {
+    // DeepSpeed's launcher: "exits with return code = -9", nothing else.
+    let r = corpus("anomalygpt43-deepspeed-minus9-wrapped-chinese-thread-host-ram");
+    assert_eq!((r.oom, r.memory), (false, MemoryKind::Host));
+}
+
+#[test]
+fn a_hedged_list_of_possible_causes_is_not_evidence() {
+    // Ray: "There are some potential root causes. (1) The process is killed by SIGKILL by OOM killer…"
+    let r = corpus("verl472-ray-actor-died-thread-resource-unavailable");
+    assert_eq!((r.oom, r.memory), (false, MemoryKind::None));
+    assert_eq!(r.fixes[0].id, "not_oom_fix");
+}
+
+#[test]
+fn a_tensorflow_warning_that_is_not_a_failure() {
+    // BFC "ran out of memory trying to allocate 2.59GiB. The\n caller indicates that this is not a failure".
+    let r = corpus("tffrcnn68-bfc-not-a-failure-warnings-wrapped");
+    assert_eq!((r.oom, r.memory), (false, MemoryKind::Gpu));
+}
