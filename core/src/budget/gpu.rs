@@ -17,6 +17,7 @@
 //! - CUDA context 0.3-1 GiB per process; the allocator's fragmentation is a margin.
 
 use super::model::{Arch, ModelSpec};
+use super::vllm::{self, VllmSetup, VllmStartup};
 use crate::units::{Bytes, GIB};
 use serde::{Deserialize, Serialize};
 
@@ -101,8 +102,16 @@ pub struct GpuPlan {
     pub adapter: Adapter,
     /// Inference: concurrent sequences whose KV cache is held.
     pub kv_batch: u32,
-    /// RL rollout with vLLM on the same GPU: its `gpu_memory_utilization` (0 = none).
+    /// vLLM's `gpu_memory_utilization` (0 = no vLLM): the engine serving
+    /// inference, or an RL rollout engine beside training on the same GPU.
     pub vllm_utilization: f64,
+    /// vLLM's `--block-size`: tokens per KV cache block.
+    pub block_size: u32,
+    /// vLLM's profile peak (activations and non-torch memory) read from its
+    /// log; None: estimated.
+    pub vllm_overhead: Option<Bytes>,
+    /// For the inverse search: KV cache tokens the vLLM engine should hold (0 = not asked).
+    pub vllm_target_tokens: u64,
     pub cuda_context: Bytes,
     /// Fraction added for the caching allocator's fragmentation.
     pub fragmentation: f64,
@@ -117,6 +126,7 @@ pub enum Component {
     Activations,
     KvCache,
     VllmReservation,
+    VllmProfile,
     CudaContext,
     Fragmentation,
 }
@@ -130,6 +140,7 @@ impl Component {
             Component::Activations => "Activations",
             Component::KvCache => "KV cache",
             Component::VllmReservation => "vLLM reservation",
+            Component::VllmProfile => "vLLM profile peak (activations, non-torch)",
             Component::CudaContext => "CUDA context",
             Component::Fragmentation => "Fragmentation margin",
         }
@@ -143,14 +154,14 @@ pub struct GpuBudget {
     pub capacity: Bytes,
     /// Moved to host RAM by offloading (per GPU's process).
     pub offloaded_to_host: Bytes,
-    /// With a vLLM rollout engine: the tokens its KV cache holds, what is left
-    /// of its reservation after a 16-bit copy of the weights (vLLM engine args).
-    pub rollout_kv_tokens: Option<u64>,
+    /// With vLLM (serving, or a rollout engine beside training): its start-up.
+    pub vllm: Option<VllmStartup>,
 }
 
 impl GpuBudget {
+    /// The total fits the GPU, and vLLM (if any) starts.
     pub fn fits(&self) -> bool {
-        self.total <= self.capacity
+        self.total <= self.capacity && self.vllm.as_ref().is_none_or(VllmStartup::starts)
     }
 
     pub fn part(&self, component: Component) -> Bytes {
@@ -177,23 +188,22 @@ fn state_bytes(plan: &GpuPlan) -> (f64, f64, f64) {
 /// h x k matrix instead of 4·h·k: about 4·(1/h + 1/k) per parameter.
 fn adafactor_bytes_per_param(model: &ModelSpec) -> f64 {
     match model.arch {
-        Arch::Transformer { hidden, intermediate, .. } => {
-            4.0 * (1.0 / hidden.max(1) as f64 + 1.0 / intermediate.max(1) as f64)
-        }
+        Arch::Transformer(s) => 4.0 * (1.0 / s.hidden.max(1) as f64 + 1.0 / s.intermediate.max(1) as f64),
         Arch::Other { .. } => 0.05,
     }
 }
 
-/// Trainable parameters: all of them, or the LoRA adapters (r·(in+out) per linear layer).
+/// Trainable parameters: all of them, or the LoRA adapters (r·(in+out) per
+/// linear layer: q, k, v, o and every expert's three MLP matrices).
 pub fn trainable_params(plan: &GpuPlan) -> f64 {
     match (plan.adapter, &plan.model.arch) {
         (Adapter::Full, _) => plan.model.params as f64,
-        (Adapter::Lora { rank }, Arch::Transformer { layers, hidden, heads, kv_heads, intermediate, .. }) => {
-            let (h, i, r) = (*hidden as f64, *intermediate as f64, rank as f64);
-            let kv = *kv_heads as f64 * (h / (*heads).max(1) as f64);
-            let attention = r * ((h + h) * 2.0 + (h + kv) * 2.0);
-            let mlp = 3.0 * r * (h + i);
-            *layers as f64 * (attention + mlp)
+        (Adapter::Lora { rank }, Arch::Transformer(s)) => {
+            let (h, i, r) = (s.hidden as f64, s.intermediate as f64, rank as f64);
+            let (q, kv) = (s.q_width() as f64, s.kv_width() as f64);
+            let attention = r * ((h + q) * 2.0 + (h + kv) * 2.0);
+            let mlp = 3.0 * r * (h + i) * s.experts.max(1) as f64;
+            s.layers as f64 * (attention + mlp)
         }
         (Adapter::Lora { rank }, Arch::Other { .. }) => plan.model.params as f64 * (rank as f64 / 1000.0).min(1.0),
     }
@@ -203,17 +213,20 @@ pub fn trainable_params(plan: &GpuPlan) -> f64 {
 pub fn activations(plan: &GpuPlan, micro_batch: u32) -> f64 {
     let b = micro_batch as f64;
     match plan.model.arch {
-        Arch::Transformer { layers, hidden, heads, .. } => {
-            let (s, h, a, l) = (plan.seq_len as f64, hidden as f64, heads as f64, layers as f64);
+        Arch::Transformer(shape) => {
+            let (s, h, a, l) = (plan.seq_len as f64, shape.hidden as f64, shape.heads as f64, shape.layers as f64);
             let attention_matrix = if plan.flash_attention { 0.0 } else { 5.0 * a * s / h };
+            // Korthikanti's 34 is attention 11 + MLP 19 + norms 4 (section 4.1);
+            // each further expert a token runs through keeps another MLP's 19.
+            let stored = 34.0 + 19.0 * shape.active_experts.saturating_sub(1) as f64;
             let sbh = s * b * h;
             let bytes_per_layer = match (plan.workload, plan.checkpointing) {
                 // Inference keeps no activations for backward: one layer's working set.
-                (Workload::Inference, _) => return sbh * (34.0 + attention_matrix),
-                (Workload::Training, Checkpointing::None) => sbh * (34.0 + attention_matrix),
-                (Workload::Training, Checkpointing::Selective) => sbh * 34.0,
+                (Workload::Inference, _) => return sbh * (stored + attention_matrix),
+                (Workload::Training, Checkpointing::None) => sbh * (stored + attention_matrix),
+                (Workload::Training, Checkpointing::Selective) => sbh * stored,
                 (Workload::Training, Checkpointing::Full) => {
-                    return l * 2.0 * sbh + sbh * (34.0 + attention_matrix);
+                    return l * 2.0 * sbh + sbh * (stored + attention_matrix);
                 }
             };
             l * bytes_per_layer
@@ -233,9 +246,7 @@ pub fn activations(plan: &GpuPlan, micro_batch: u32) -> f64 {
 /// KV cache bytes for `tokens` tokens at `bytes` per element.
 pub fn kv_cache(model: &ModelSpec, tokens: f64, bytes: f64) -> f64 {
     match model.arch {
-        Arch::Transformer { layers, kv_heads, .. } => {
-            2.0 * layers as f64 * kv_heads as f64 * model.arch.head_dim() as f64 * tokens * bytes
-        }
+        Arch::Transformer(s) => 2.0 * s.layers as f64 * s.kv_width() as f64 * tokens * bytes,
         Arch::Other { .. } => 0.0,
     }
 }
@@ -250,14 +261,22 @@ pub fn compute_with_batch(plan: &GpuPlan, micro_batch: u32) -> GpuBudget {
     let mut parts = Vec::new();
     let mut host = 0.0;
     let base_bytes = plan.weights.bytes();
-    match plan.workload {
-        Workload::Inference => {
+    let vllm = vllm_startup(plan);
+    let serving = plan.workload == Workload::Inference && vllm.is_some();
+    match (plan.workload, &vllm) {
+        // vLLM's reservation holds everything: weights, its profile peak, then KV cache.
+        (Workload::Inference, Some(v)) => {
+            parts.push((Component::Weights, v.weights.as_f64()));
+            parts.push((Component::KvCache, v.kv_cache.as_f64()));
+            parts.push((Component::VllmProfile, v.overhead.as_f64()));
+        }
+        (Workload::Inference, None) => {
             parts.push((Component::Weights, psi * base_bytes));
             let kv_tokens = plan.kv_batch as f64 * plan.seq_len as f64;
             parts.push((Component::KvCache, kv_cache(&plan.model, kv_tokens, 2.0)));
             parts.push((Component::Activations, activations(plan, plan.kv_batch.max(1))));
         }
-        Workload::Training => {
+        (Workload::Training, _) => {
             let trainable = trainable_params(plan);
             let (w, g, o) = state_bytes(plan);
             // A frozen base (LoRA) is stored at the weight dtype, 4-bit for QLoRA.
@@ -276,7 +295,7 @@ pub fn compute_with_batch(plan: &GpuPlan, micro_batch: u32) -> GpuBudget {
             if plan.offload_params {
                 // Parameters stream in a layer at a time; one layer stays resident.
                 let layers = match plan.model.arch {
-                    Arch::Transformer { layers, .. } => layers.max(1) as f64,
+                    Arch::Transformer(s) => s.layers.max(1) as f64,
                     Arch::Other { .. } => 1.0,
                 };
                 let resident = psi * base_bytes.max(w) / layers;
@@ -289,46 +308,40 @@ pub fn compute_with_batch(plan: &GpuPlan, micro_batch: u32) -> GpuBudget {
             parts.push((Component::Activations, activations(plan, micro_batch)));
         }
     }
-    if plan.vllm_utilization > 0.0 {
-        parts.push((Component::VllmReservation, plan.vllm_utilization.min(1.0) * plan.capacity.as_f64()));
-    }
-    parts.push((Component::CudaContext, plan.cuda_context.as_f64()));
-    let subtotal: f64 = parts.iter().map(|(_, b)| b).sum();
-    parts.push((Component::Fragmentation, subtotal * plan.fragmentation.clamp(0.0, 1.0)));
-    let parts: Vec<(Component, Bytes)> = parts.into_iter().map(|(c, b)| (c, Bytes::from_f64(b))).collect();
-    let total = parts.iter().map(|(_, b)| *b).sum();
-    let rollout_kv_tokens = (plan.vllm_utilization > 0.0).then(|| {
-        let reserved = plan.vllm_utilization.min(1.0) * plan.capacity.as_f64();
-        let per_token = kv_cache(&plan.model, 1.0, 2.0);
-        let left = reserved - psi * 2.0;
-        if per_token > 0.0 && left > 0.0 {
-            (left / per_token) as u64
-        } else {
-            0
+    if !serving {
+        if let Some(v) = &vllm {
+            parts.push((Component::VllmReservation, v.requested.as_f64()));
         }
-    });
-    GpuBudget { parts, total, capacity: plan.capacity, offloaded_to_host: Bytes::from_f64(host), rollout_kv_tokens }
+        parts.push((Component::CudaContext, plan.cuda_context.as_f64()));
+        let subtotal: f64 = parts.iter().map(|(_, b)| b).sum();
+        parts.push((Component::Fragmentation, subtotal * plan.fragmentation.clamp(0.0, 1.0)));
+    }
+    let parts: Vec<(Component, Bytes)> = parts.into_iter().map(|(c, b)| (c, Bytes::from_f64(b))).collect();
+    // Saturating: a part too large for 64 bits makes the total "more than" the largest figure.
+    let total = parts.iter().map(|(_, b)| *b).sum();
+    GpuBudget { parts, total, capacity: plan.capacity, offloaded_to_host: Bytes::from_f64(host), vllm }
 }
 
-/// The largest micro batch (up to 65,536) that fits, or None if even 1 does not.
-/// Memory grows with the batch, so a binary search suffices.
-pub fn max_micro_batch(plan: &GpuPlan) -> Option<u32> {
-    if !compute_with_batch(plan, 1).fits() {
+/// vLLM's start-up when the plan has a vLLM engine: serving inference with the
+/// weights at their dtype, or a rollout engine holding a 16-bit copy beside training.
+pub fn vllm_startup(plan: &GpuPlan) -> Option<VllmStartup> {
+    if plan.vllm_utilization <= 0.0 {
         return None;
     }
-    let (mut lo, mut hi) = (1u32, 65_536u32);
-    if compute_with_batch(plan, hi).fits() {
-        return Some(hi);
-    }
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if compute_with_batch(plan, mid).fits() {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    Some(lo)
+    let weight_bytes = match plan.workload {
+        Workload::Inference => plan.weights.bytes(),
+        Workload::Training => 2.0,
+    };
+    vllm::startup(&VllmSetup {
+        model: &plan.model,
+        capacity: plan.capacity,
+        utilization: plan.vllm_utilization,
+        weight_bytes,
+        measured_overhead: plan.vllm_overhead,
+        non_torch: plan.cuda_context,
+        block_size: plan.block_size,
+        max_model_len: plan.seq_len,
+    })
 }
 
 impl GpuPlan {
@@ -352,6 +365,9 @@ impl GpuPlan {
             adapter: Adapter::Full,
             kv_batch: 1,
             vllm_utilization: 0.0,
+            block_size: 16,
+            vllm_overhead: None,
+            vllm_target_tokens: 0,
             cuda_context: Bytes(GIB / 2),
             fragmentation: 0.05,
             capacity: Bytes(80 * GIB),

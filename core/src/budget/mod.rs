@@ -2,14 +2,18 @@
 //! GPUs and in its node's RAM, what is the largest micro batch that fits, and
 //! which knob to turn. Formulas and their sources are in [`gpu`] and [`host`].
 
+pub mod calibrate;
 pub mod deepspeed;
 pub mod fields;
 pub mod gpu;
 pub mod hardware;
+pub mod hf_config;
 pub mod host;
 pub mod model;
 mod report;
+pub mod solve;
 mod suggest;
+pub mod vllm;
 
 use serde::Serialize;
 
@@ -40,7 +44,10 @@ impl Default for Plan {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Budget {
     pub gpu: gpu::GpuBudget,
-    pub max_micro_batch: Option<u32>,
+    /// The inverse questions (largest model, longest sequence, ...).
+    pub answers: solve::Answers,
+    /// DeepSpeed's estimator tables for a training plan.
+    pub deepspeed: Option<deepspeed::DeepSpeedView>,
     pub host: host::HostBudget,
     pub recommended_mem: crate::units::Bytes,
     pub sbatch: String,
@@ -52,11 +59,13 @@ pub fn evaluate(plan: &Plan) -> Budget {
     let gpu = gpu::compute(&plan.gpu);
     let host = host::compute(&plan.host);
     let recommended_mem = host::recommended_mem(&host, plan.host.node_ram);
+    let answers = solve::answers(&plan.gpu);
     Budget {
-        max_micro_batch: gpu::max_micro_batch(&plan.gpu),
+        deepspeed: deepspeed::view(plan),
         max_workers: host::max_workers(&plan.host),
         sbatch: host::sbatch_line(recommended_mem),
-        suggestions: suggest::suggestions(plan, &gpu, &host),
+        suggestions: suggest::suggestions(plan, &gpu, &host, &answers),
+        answers,
         recommended_mem,
         gpu,
         host,
@@ -75,8 +84,13 @@ pub const FORMULAS: &[(&str, &str)] = &[
     ("Activations per transformer layer (16-bit): s·b·h·(34 + 5·a·s/h); selective recomputation 34·s·b·h; full checkpointing 2·s·b·h plus one layer", "Korthikanti et al. 2022, section 4"),
     ("FlashAttention never stores the s x s attention matrix: the 5·a·s/h term goes", "Dao et al. 2022"),
     ("Other networks (CNNs): activations = micro batch x a measured per-sample figure (max_memory_allocated at two batch sizes, divided by the difference)", "our rule [HEURISTIC]"),
+    ("Mixture of experts: every expert's weights are held; each further expert a token runs through stores another MLP's 19·s·b·h", "Korthikanti et al. 2022, section 4.1 (attention 11, MLP 19, norms 4)"),
     ("KV cache: 2 · layers · kv_heads · head_dim · tokens · bytes per element", "vLLM kv_cache_interface; calculator-formulas.md"),
-    ("vLLM may use gpu_memory_utilization x total memory; its KV cache is what its weights leave of that", "vLLM engine arguments"),
+    ("vLLM may use gpu_memory_utilization x total memory; its KV cache is what its weights and profile peak leave, in blocks of block_size tokens; maximum concurrency = blocks / ceil(max_model_len / block_size)", "vLLM engine arguments; vllm/v1/core/kv_cache_utils.py"),
+    ("vLLM's profile peak, unless read from its log: one layer's activations for min(max_model_len, 8192) tokens plus the CUDA context", "our estimate [HEURISTIC]"),
+    ("DeepSpeed's estimators: 18 bytes per parameter over all GPUs (plus the largest layer x 4 for ZeRO-3), CPU per node x 1.5", "DeepSpeed docs, Memory Requirements; stage_1_and_2.py, stage3.py"),
+    ("Largest model, longest sequence, largest micro batch, fewest GPUs, vLLM utilization: binary searches over these same formulas", "Headroom"),
+    ("Calibration: memory = fixed + batch x per sample, fitted by least squares to measurements at two or more batch sizes", "Headroom; PyTorch max_memory_allocated"),
     ("LoRA trains r·(in+out) parameters per linear layer; the frozen base stays at its dtype (4-bit for QLoRA)", "catalog F-06"),
     ("CUDA context 0.3-1 GiB per process; a fragmentation margin on top", "PyTorch CUDA semantics notes"),
     ("Host RAM per node: ranks x (main + workers x (worker + prefetch x batch x sample) + pinned); validation start adds its workers and data", "catalog H-02, H-03, H-06; seeds 000 and 002"),

@@ -1,6 +1,6 @@
 //! What a model is, for memory: its parameter count and, for transformers,
 //! the shape the activation and KV-cache formulas need. Presets for the
-//! families the lab uses, or read from a Hugging Face `config.json`.
+//! families the lab uses; `hf_config` reads a Hugging Face `config.json`.
 
 use serde::{Deserialize, Serialize};
 
@@ -13,25 +13,148 @@ pub struct ModelSpec {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Arch {
-    /// Decoder or encoder transformer.
-    Transformer { layers: u32, hidden: u32, heads: u32, kv_heads: u32, intermediate: u32, vocab: u32 },
+    /// Decoder, encoder or encoder-decoder transformer.
+    Transformer(Shape),
     /// Convolutional (or other) network: activations come from a measured
     /// per-sample figure (see `activations`), not a layer formula.
     Other { activation_bytes_per_sample: u64 },
 }
 
-impl Arch {
-    pub fn head_dim(&self) -> u32 {
-        match self {
-            Arch::Transformer { hidden, heads, .. } => hidden / (*heads).max(1),
-            Arch::Other { .. } => 0,
-        }
+/// A transformer's dimensions, as a Hugging Face config gives them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shape {
+    /// All layers (encoder and decoder of an encoder-decoder).
+    pub layers: u32,
+    pub hidden: u32,
+    pub heads: u32,
+    /// Fewer than `heads` with grouped-query attention.
+    pub kv_heads: u32,
+    /// Per attention head: `hidden / heads` unless the config says otherwise
+    /// (Gemma's 256, T5's `d_kv`).
+    pub head_dim: u32,
+    pub intermediate: u32,
+    pub vocab: u32,
+    /// Mixture of experts: MLP copies per layer (1 for a dense model).
+    pub experts: u32,
+    /// Experts each token runs through (`num_experts_per_tok`).
+    pub active_experts: u32,
+}
+
+impl Shape {
+    /// A dense model whose heads split the hidden size.
+    pub fn dense(layers: u32, hidden: u32, heads: u32, kv_heads: u32, intermediate: u32, vocab: u32) -> Shape {
+        let head_dim = hidden / heads.max(1);
+        Shape { layers, hidden, heads, kv_heads, head_dim, intermediate, vocab, experts: 1, active_experts: 1 }
+    }
+
+    /// Width of the query (and attention output) projection.
+    pub fn q_width(&self) -> u64 {
+        self.heads as u64 * self.head_dim as u64
+    }
+
+    /// Width of the key and of the value projection.
+    pub fn kv_width(&self) -> u64 {
+        self.kv_heads as u64 * self.head_dim as u64
+    }
+
+    /// Parameters of the largest single weight (embedding, attention
+    /// projection or MLP matrix): the "largest layer" DeepSpeed's ZeRO-3
+    /// estimator gathers on one GPU.
+    pub fn largest_layer_params(&self) -> u64 {
+        let h = self.hidden as u64;
+        (self.vocab as u64 * h).max(h * self.q_width()).max(h * self.intermediate as u64)
     }
 }
 
+/// The parts of a transformer that set its parameter count beyond its shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub shape: Shape,
+    pub tied_embeddings: bool,
+    /// Learned absolute positions: GPT-2's `n_positions`, a ViT's patches + class token.
+    pub positions: u64,
+    /// Gate, up and down projections (Llama, T5 v1.1) instead of up and down.
+    pub gated_mlp: bool,
+    pub qkv_bias: bool,
+    /// Bias on the attention output projection.
+    pub out_bias: bool,
+    pub mlp_bias: bool,
+    /// LayerNorm (weight and bias) instead of RMSNorm (weight).
+    pub layer_norm: bool,
+    pub norms_per_layer: u32,
+    pub lm_head_bias: bool,
+    /// The decoder's share of `shape.layers` in an encoder-decoder: each adds
+    /// cross-attention and a norm, and the decoder has its own final norm.
+    pub decoder_layers: u32,
+    /// Everything else (a ViT's patch embedding and pooler, T5's relative position biases).
+    pub extra: u64,
+}
+
+impl Layout {
+    /// Llama, Mistral, Gemma and Mixtral: RMSNorm twice per layer, gated MLP, no biases.
+    pub fn llama(shape: Shape, tied_embeddings: bool) -> Layout {
+        Layout {
+            shape,
+            tied_embeddings,
+            positions: 0,
+            gated_mlp: true,
+            qkv_bias: false,
+            out_bias: false,
+            mlp_bias: false,
+            layer_norm: false,
+            norms_per_layer: 2,
+            lm_head_bias: false,
+            decoder_layers: 0,
+            extra: 0,
+        }
+    }
+
+    /// The parameter count, or None if it does not fit in 64 bits.
+    pub fn params(&self) -> Option<u64> {
+        let s = &self.shape;
+        let (h, i, e) = (s.hidden as u128, s.intermediate as u128, s.experts.max(1) as u128);
+        let (q, kv) = (s.q_width() as u128, s.kv_width() as u128);
+        let bias = |on: bool, n: u128| if on { n } else { 0 };
+        let attention =
+            h * q + bias(self.qkv_bias, q) + 2 * (h * kv + bias(self.qkv_bias, kv)) + q * h + bias(self.out_bias, h);
+        let mlp = if self.gated_mlp {
+            3 * h * i + bias(self.mlp_bias, 2 * i + h)
+        } else {
+            2 * h * i + bias(self.mlp_bias, i + h)
+        };
+        let router = if e > 1 { h * e } else { 0 };
+        let norm = if self.layer_norm { 2 * h } else { h };
+        let layer = attention + e * mlp + router + self.norms_per_layer as u128 * norm;
+        let decoder = self.decoder_layers.min(s.layers) as u128;
+        let encoder = s.layers as u128 - decoder;
+        let cross = attention + norm;
+        let final_norms = if decoder > 0 { 2 * norm } else { norm };
+        let vocab = s.vocab as u128;
+        let embeddings = vocab * h * if self.tied_embeddings { 1 } else { 2 } + self.positions as u128 * h;
+        let total = embeddings
+            + bias(self.lm_head_bias, vocab)
+            + encoder * layer
+            + decoder * (layer + cross)
+            + final_norms
+            + self.extra as u128;
+        u64::try_from(total).ok()
+    }
+}
+
+fn preset_from(name: &str, layout: Layout) -> ModelSpec {
+    // The presets' shapes are small enough that the count always fits.
+    ModelSpec { name: name.into(), params: layout.params().unwrap_or(u64::MAX), arch: Arch::Transformer(layout.shape) }
+}
+
+/// A Llama-style decoder preset, one argument per column of its model card.
+fn llama(name: &str, layers: u32, hidden: u32, heads: u32, kv_heads: u32, intermediate: u32, vocab: u32) -> ModelSpec {
+    preset_from(name, Layout::llama(Shape::dense(layers, hidden, heads, kv_heads, intermediate, vocab), false))
+}
+
+/// Qwen2's decoder: Llama's with biases on the query, key and value projections.
 // One argument per column of a model card keeps the preset table readable.
 #[allow(clippy::too_many_arguments)]
-fn transformer(
+fn qwen2(
     name: &str,
     layers: u32,
     hidden: u32,
@@ -41,40 +164,29 @@ fn transformer(
     vocab: u32,
     tied: bool,
 ) -> ModelSpec {
-    let arch = Arch::Transformer { layers, hidden, heads, kv_heads, intermediate, vocab };
-    ModelSpec { name: name.to_string(), params: transformer_params(&arch, tied), arch }
-}
-
-/// Parameters of a Llama-style decoder: embeddings (twice if untied), per layer
-/// attention (q, o: h x h; k, v: h x kv_heads*head_dim), gated MLP (3 x h x
-/// intermediate) and two norms, then a final norm. Llama-2-7B gives 6.74 B.
-pub fn transformer_params(arch: &Arch, tied_embeddings: bool) -> u64 {
-    let Arch::Transformer { layers, hidden, heads, kv_heads, intermediate, vocab } = *arch else { return 0 };
-    let (h, l, v, i) = (hidden as u64, layers as u64, vocab as u64, intermediate as u64);
-    let kv = kv_heads as u64 * (hidden / heads.max(1)) as u64;
-    let embeddings = v * h * if tied_embeddings { 1 } else { 2 };
-    let per_layer = 2 * h * h + 2 * h * kv + 3 * h * i + 2 * h;
-    embeddings + l * per_layer + h
+    let shape = Shape::dense(layers, hidden, heads, kv_heads, intermediate, vocab);
+    preset_from(name, Layout { qkv_bias: true, ..Layout::llama(shape, tied) })
 }
 
 /// The presets, by the name shown in the calculator.
 pub fn presets() -> Vec<ModelSpec> {
     vec![
-        transformer("Llama-2-7B", 32, 4096, 32, 32, 11008, 32000, false),
-        transformer("Llama-2-13B", 40, 5120, 40, 40, 13824, 32000, false),
-        transformer("Llama-2-70B", 80, 8192, 64, 8, 28672, 32000, false),
-        transformer("Llama-3-8B", 32, 4096, 32, 8, 14336, 128256, false),
-        transformer("Llama-3-70B", 80, 8192, 64, 8, 28672, 128256, false),
-        transformer("Mistral-7B", 32, 4096, 32, 8, 14336, 32000, false),
-        transformer("Qwen2.5-0.5B", 24, 896, 14, 2, 4864, 151936, true),
-        transformer("Qwen2.5-7B", 28, 3584, 28, 4, 18944, 152064, false),
-        transformer("Qwen2.5-14B", 48, 5120, 40, 8, 13824, 152064, false),
-        transformer("Qwen2.5-72B", 80, 8192, 64, 8, 29568, 152064, false),
+        llama("Llama-2-7B", 32, 4096, 32, 32, 11008, 32000),
+        llama("Llama-2-13B", 40, 5120, 40, 40, 13824, 32000),
+        llama("Llama-2-70B", 80, 8192, 64, 8, 28672, 32000),
+        llama("Llama-3-8B", 32, 4096, 32, 8, 14336, 128256),
+        llama("Llama-3-70B", 80, 8192, 64, 8, 28672, 128256),
+        llama("Mistral-7B", 32, 4096, 32, 8, 14336, 32000),
+        // Qwen2.5-0.5B ties its embeddings (its config.json `tie_word_embeddings`); the larger ones do not.
+        qwen2("Qwen2.5-0.5B", 24, 896, 14, 2, 4864, 151936, true),
+        qwen2("Qwen2.5-7B", 28, 3584, 28, 4, 18944, 152064, false),
+        qwen2("Qwen2.5-14B", 48, 5120, 40, 8, 13824, 152064, false),
+        qwen2("Qwen2.5-72B", 80, 8192, 64, 8, 29568, 152064, false),
         // ViT-H/14 (Dosovitskiy et al. 2021): 32 layers, width 1280, 16 heads, MLP 5120; 632 M parameters.
         ModelSpec {
             name: "ViT-H/14".into(),
             params: 632_000_000,
-            arch: Arch::Transformer { layers: 32, hidden: 1280, heads: 16, kv_heads: 16, intermediate: 5120, vocab: 0 },
+            arch: Arch::Transformer(Shape::dense(32, 1280, 16, 16, 5120, 0)),
         },
         // ResNet-50 (He et al. 2016): 25.6 M parameters. Per-sample activations
         // are a placeholder to be replaced by a measurement (see `activations`).
@@ -96,39 +208,6 @@ pub fn preset(name: &str) -> Option<ModelSpec> {
     presets().into_iter().find(|m| m.name.eq_ignore_ascii_case(name))
 }
 
-/// Reads the fields of a Hugging Face `config.json` that set memory.
-pub fn from_hf_config(json: &str) -> Result<ModelSpec, String> {
-    let value: serde_json::Value = serde_json::from_str(json).map_err(|e| format!("not valid JSON: {e}"))?;
-    let field = |names: &[&str]| names.iter().find_map(|n| value.get(*n).and_then(|v| v.as_u64()));
-    let need = |names: &[&str]| field(names).ok_or_else(|| format!("config.json has no `{}`", names[0]));
-    let hidden = need(&["hidden_size", "n_embd", "d_model"])?;
-    let layers = need(&["num_hidden_layers", "n_layer", "num_layers"])?;
-    let heads = need(&["num_attention_heads", "n_head"])?;
-    let kv_heads = field(&["num_key_value_heads"]).unwrap_or(heads);
-    let intermediate = field(&["intermediate_size", "n_inner", "ffn_dim"]).unwrap_or(4 * hidden);
-    let vocab = field(&["vocab_size"]).unwrap_or(0);
-    let tied = value.get("tie_word_embeddings").and_then(|v| v.as_bool()).unwrap_or(false);
-    let fits_u32 = |n: u64, what: &str| {
-        u32::try_from(n)
-            .ok()
-            .filter(|&n| n > 0 || what == "vocab_size")
-            .ok_or(format!("`{what}` = {n} is out of range"))
-    };
-    if heads == 0 || hidden % heads != 0 {
-        return Err(format!("hidden_size {hidden} is not a multiple of num_attention_heads {heads}"));
-    }
-    let arch = Arch::Transformer {
-        layers: fits_u32(layers, "num_hidden_layers")?,
-        hidden: fits_u32(hidden, "hidden_size")?,
-        heads: fits_u32(heads, "num_attention_heads")?,
-        kv_heads: fits_u32(kv_heads, "num_key_value_heads")?,
-        intermediate: fits_u32(intermediate, "intermediate_size")?,
-        vocab: fits_u32(vocab, "vocab_size")?,
-    };
-    let name = value.get("_name_or_path").and_then(|v| v.as_str()).unwrap_or("config.json").to_string();
-    Ok(ModelSpec { name, params: transformer_params(&arch, tied), arch })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,26 +215,20 @@ mod tests {
     #[test]
     fn parameter_counts_match_the_published_sizes() {
         // Published sizes: Llama-2 paper (7B = 6.74 B, 13B = 13.0 B, 70B = 69 B), Llama-3 8B = 8.03 B,
-        // Mistral 7B = 7.24 B, Qwen2.5-7B = 7.61 B.
+        // Mistral 7B = 7.24 B, Qwen2.5-7B = 7.61 B (Qwen2.5 technical report: 7.61 B).
         let b = |name: &str| preset(name).unwrap().params as f64 / 1e9;
-        assert!((b("Llama-2-7B") - 6.74).abs() < 0.01, "{}", b("Llama-2-7B"));
+        assert_eq!(preset("Llama-2-7B").unwrap().params, 6_738_415_616);
         assert!((b("Llama-2-13B") - 13.02).abs() < 0.02, "{}", b("Llama-2-13B"));
         assert!((b("Llama-2-70B") - 68.98).abs() < 0.05, "{}", b("Llama-2-70B"));
         assert!((b("Llama-3-8B") - 8.03).abs() < 0.01, "{}", b("Llama-3-8B"));
-        assert!((b("Mistral-7B") - 7.24).abs() < 0.01, "{}", b("Mistral-7B"));
-        assert!((b("Qwen2.5-7B") - 7.62).abs() < 0.02, "{}", b("Qwen2.5-7B"));
+        assert_eq!(preset("Mistral-7B").unwrap().params, 7_241_732_096);
+        assert!((b("Qwen2.5-7B") - 7.61).abs() < 0.01, "{}", b("Qwen2.5-7B"));
+        assert!((b("Qwen2.5-0.5B") - 0.49).abs() < 0.01, "{}", b("Qwen2.5-0.5B"));
     }
 
     #[test]
-    fn reads_a_hugging_face_config() {
-        let json = r#"{"_name_or_path": "meta-llama/Llama-2-7b-hf", "hidden_size": 4096, "num_hidden_layers": 32,
-            "num_attention_heads": 32, "num_key_value_heads": 32, "intermediate_size": 11008, "vocab_size": 32000,
-            "tie_word_embeddings": false}"#;
-        let spec = from_hf_config(json).unwrap();
-        assert_eq!(spec.params, preset("Llama-2-7B").unwrap().params);
-        assert_eq!(spec.arch.head_dim(), 128);
-        assert!(from_hf_config("{").unwrap_err().contains("not valid JSON"));
-        assert!(from_hf_config(r#"{"hidden_size": 10}"#).unwrap_err().contains("num_hidden_layers"));
-        assert!(from_hf_config(r#"{"hidden_size": 10, "num_hidden_layers": 2, "num_attention_heads": 3}"#).is_err());
+    fn a_count_that_overflows_is_none() {
+        let huge = Shape::dense(u32::MAX, u32::MAX, 1, 1, u32::MAX, u32::MAX);
+        assert_eq!(Layout::llama(huge, false).params(), None);
     }
 }

@@ -18,11 +18,25 @@ pub fn markdown(plan: &Plan, budget: &Budget, link: &str) -> String {
     if g.offloaded_to_host.0 > 0 {
         let _ = writeln!(md, "\nOffloaded to host RAM: {} per GPU process.", g.offloaded_to_host);
     }
-    if let Some(tokens) = g.rollout_kv_tokens {
-        let _ = writeln!(md, "\nvLLM rollout KV cache: about {tokens} tokens after its copy of the weights.");
+    if let Some(v) = &g.vllm {
+        let _ = writeln!(md, "\nvLLM at start-up (gpu_memory_utilization {}), as its log prints it:", v.utilization);
+        let _ = writeln!(md, "\n```\n{}\n```", v.log_lines().join("\n"));
     }
-    if let Some(m) = budget.max_micro_batch {
-        let _ = writeln!(md, "\nLargest micro batch that fits: **{m}** (now {}).", plan.gpu.micro_batch);
+    let _ = writeln!(md, "\nWhat fits:\n");
+    for line in budget.answers.lines(&plan.gpu) {
+        let _ = writeln!(md, "- {line}");
+    }
+    if let Some(ds) = &budget.deepspeed {
+        let _ =
+            writeln!(md, "\nDeepSpeed's estimators for these parameters and GPUs (model states; \"GB\" = 2^30 bytes):");
+        let tables: Vec<String> = std::iter::once(&ds.zero2).chain(&ds.zero3).map(|t| t.text()).collect();
+        let _ = writeln!(md, "\n```\n{}\n```", tables.join("\n\n"));
+        let ours =
+            |figures: &[crate::units::Bytes]| figures.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+        let zero3 =
+            if ds.headroom_zero3.is_empty() { String::new() } else { format!("; ZeRO-3 {}", ours(&ds.headroom_zero3)) };
+        let _ = writeln!(md, "\nHeadroom per GPU, same rows: ZeRO-2 {}{zero3}.", ours(&ds.headroom_zero2));
+        let _ = writeln!(md, "\n{}", super::deepspeed::WHY_THEY_DIFFER);
     }
     let h = &budget.host;
     let _ = writeln!(

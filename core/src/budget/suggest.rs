@@ -7,6 +7,7 @@
 use super::gpu::{self, Adapter, Checkpointing, GpuBudget, Optimizer, Sharding, Workload};
 use super::hardware::GPUS;
 use super::host::{self, HostBudget};
+use super::solve::{self, Answers, Solved};
 use super::Plan;
 use crate::units::Bytes;
 use serde::Serialize;
@@ -25,10 +26,10 @@ pub struct Suggestion {
     pub source: &'static str,
 }
 
-pub fn suggestions(plan: &Plan, gpu: &GpuBudget, host: &HostBudget) -> Vec<Suggestion> {
+pub fn suggestions(plan: &Plan, gpu: &GpuBudget, host: &HostBudget, answers: &Answers) -> Vec<Suggestion> {
     let mut out = Vec::new();
     if !gpu.fits() {
-        gpu_suggestions(plan, &mut out);
+        gpu_suggestions(plan, answers, &mut out);
     }
     if !host.fits() {
         host_suggestions(plan, host, &mut out);
@@ -36,6 +37,17 @@ pub fn suggestions(plan: &Plan, gpu: &GpuBudget, host: &HostBudget) -> Vec<Sugge
     // Stable: among equals, the order above (least disruptive first) holds.
     out.sort_by_key(|s| !s.fits);
     out
+}
+
+/// A GPU suggestion and the budget it leads to.
+fn gpu_fix(
+    id: &'static str,
+    change: String,
+    budget: GpuBudget,
+    tradeoff: &'static str,
+    source: &'static str,
+) -> Suggestion {
+    Suggestion { id, fits: budget.fits(), after: budget.total, change, tradeoff, source }
 }
 
 fn try_gpu(plan: &Plan, change: impl FnOnce(&mut gpu::GpuPlan)) -> GpuBudget {
@@ -52,13 +64,15 @@ fn first_fitting<T: Copy>(plan: &Plan, options: &[T], apply: impl Fn(&mut gpu::G
     tried.into_iter().nth(pick)
 }
 
-fn gpu_suggestions(plan: &Plan, out: &mut Vec<Suggestion>) {
+fn gpu_suggestions(plan: &Plan, answers: &Answers, out: &mut Vec<Suggestion>) {
     let g = &plan.gpu;
-    let mut push = |id, change: String, budget: GpuBudget, tradeoff, source| {
-        out.push(Suggestion { id, fits: budget.fits(), after: budget.total, change, tradeoff, source });
-    };
+    if g.vllm_utilization > 0.0 && g.workload == Workload::Inference {
+        vllm_serving_suggestions(plan, out);
+    }
+    let mut push = |id, change, budget, tradeoff, source| out.push(gpu_fix(id, change, budget, tradeoff, source));
     if g.workload == Workload::Training {
-        if let Some(fitting) = gpu::max_micro_batch(g).filter(|&m| m < g.micro_batch) {
+        let fitting = answers.max_micro_batch.and_then(Solved::value).map(|m| m as u32);
+        if let Some(fitting) = fitting.filter(|&m| m < g.micro_batch) {
             let steps = g.micro_batch.div_ceil(fitting);
             let micro = g.micro_batch.div_ceil(steps);
             let effective = micro * steps;
@@ -91,7 +105,7 @@ fn gpu_suggestions(plan: &Plan, out: &mut Vec<Suggestion>) {
                 "G-20",
             );
         }
-        if !g.flash_attention && matches!(g.model.arch, super::model::Arch::Transformer { .. }) {
+        if !g.flash_attention && matches!(g.model.arch, super::model::Arch::Transformer(_)) {
             push(
                 "other",
                 "enable FlashAttention".into(),
@@ -137,7 +151,7 @@ fn gpu_suggestions(plan: &Plan, out: &mut Vec<Suggestion>) {
             );
         }
     }
-    if g.vllm_utilization > 0.0 {
+    if g.vllm_utilization > 0.0 && g.workload == Workload::Training {
         let over = (gpu::compute(g).total.as_f64() - g.capacity.as_f64()) / g.capacity.as_f64().max(1.0);
         let to = ((g.vllm_utilization - over - 0.01) * 100.0).floor() / 100.0;
         if to > 0.05 {
@@ -157,6 +171,34 @@ fn gpu_suggestions(plan: &Plan, out: &mut Vec<Suggestion>) {
             try_gpu(plan, |t| t.capacity = card.memory),
             "availability and queue time",
             "G-06",
+        );
+    }
+}
+
+/// A vLLM engine that does not start: vLLM's own advice (catalog F-08), a
+/// shorter max_model_len (its estimate) or a larger share of the GPU.
+fn vllm_serving_suggestions(plan: &Plan, out: &mut Vec<Suggestion>) {
+    let g = &plan.gpu;
+    let Some(v) = gpu::vllm_startup(g).filter(|v| !v.starts()) else { return };
+    let mut push = |id, change, budget, tradeoff, source| out.push(gpu_fix(id, change, budget, tradeoff, source));
+    let longest = u32::try_from(v.tokens()).unwrap_or(u32::MAX);
+    if longest > 0 {
+        push(
+            "smaller_seq_len",
+            format!("max_model_len {} -> {longest} (vLLM's estimated maximum)", g.seq_len),
+            try_gpu(plan, |t| t.seq_len = longest),
+            "a shorter maximum context",
+            "F-08",
+        );
+    }
+    let enough = solve::utilization_for(g, g.seq_len as u64).and_then(|a| a.utilization);
+    if let Some(u) = enough.filter(|&u| u > g.vllm_utilization) {
+        push(
+            "other",
+            format!("vLLM gpu_memory_utilization {} -> {u:.3}", g.vllm_utilization),
+            try_gpu(plan, |t| t.vllm_utilization = u),
+            "that share of the GPU must be free when the engine starts",
+            "F-07, F-08",
         );
     }
 }

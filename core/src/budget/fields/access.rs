@@ -1,15 +1,16 @@
 //! Reading and writing one field of a [`Plan`] as text, with validation.
 
+use super::shape::{is_shape_key, set_shape, shape_value};
 use super::{parse_number, Field, Kind};
 use crate::budget::gpu::{Adapter, Checkpointing, Dtype, Optimizer, Sharding, Workload};
 use crate::budget::hardware::gpu;
-use crate::budget::model::{preset, Arch, ModelSpec};
+use crate::budget::model::{preset, Arch};
 use crate::budget::Plan;
 use crate::units::{Bytes, GIB, MIB};
 
-fn check_number(f: &Field, text: &str) -> Result<f64, String> {
+pub(super) fn check_number(f: &Field, text: &str) -> Result<f64, String> {
     let Kind::Number { min, max, integer } = f.kind else { return Err("not a number field".into()) };
-    let value = parse_number(text).ok_or_else(|| format!("`{text}` is not a number"))?;
+    let value = parse_number(text)?;
     if value < min || value > max {
         return Err(format!("must be between {} and {}", short(min), short(max)));
     }
@@ -48,9 +49,14 @@ fn trim_float(v: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-/// Sets one field from text. On error the plan is unchanged.
+/// Sets one field from text. On error the plan is unchanged and the message
+/// (which may quote the text) is kept short.
 pub fn set(plan: &mut Plan, key: &str, text: &str) -> Result<(), String> {
-    let f = super::field(key).ok_or_else(|| format!("unknown field `{key}`"))?;
+    set_text(plan, key, text).map_err(|message| super::cut(&message, 160))
+}
+
+fn set_text(plan: &mut Plan, key: &str, text: &str) -> Result<(), String> {
+    let f = super::field(key).ok_or_else(|| format!("unknown field `{}`", super::cut(key, 40)))?;
     if let Kind::Choice(options) = f.kind {
         let wanted = text.trim();
         let Some(choice) = options().into_iter().find(|o| o.eq_ignore_ascii_case(wanted)) else {
@@ -78,7 +84,7 @@ pub fn set(plan: &mut Plan, key: &str, text: &str) -> Result<(), String> {
             g.model.params = v.round() as u64;
             g.model.name = "custom".into();
         }
-        "layers" | "hidden" | "heads" | "kv_heads" | "intermediate" => set_shape(&mut g.model, key, v as u32)?,
+        shape if is_shape_key(shape) => set_shape(&mut g.model, &[(shape, v as u32)])?,
         "act_mib" => {
             g.model.arch = Arch::Other { activation_bytes_per_sample: (v * MIB as f64) as u64 };
             g.model.name = "custom".into();
@@ -92,6 +98,9 @@ pub fn set(plan: &mut Plan, key: &str, text: &str) -> Result<(), String> {
         "lora_rank" => g.adapter = if v == 0.0 { Adapter::Full } else { Adapter::Lora { rank: v as u32 } },
         "kv_batch" => g.kv_batch = v as u32,
         "vllm_util" => g.vllm_utilization = v,
+        "block_size" => g.block_size = v as u32,
+        "vllm_overhead_gib" => g.vllm_overhead = (v > 0.0).then(|| gib(v)),
+        "vllm_target_tokens" => g.vllm_target_tokens = v as u64,
         "gpu_mem_gib" => {
             g.capacity = gib(v);
             plan.gpu_name = "custom".into();
@@ -111,32 +120,6 @@ pub fn set(plan: &mut Plan, key: &str, text: &str) -> Result<(), String> {
         "node_gib" => h.node_ram = gib(v),
         _ => return Err(format!("unknown field `{key}`")),
     }
-    Ok(())
-}
-
-fn set_shape(model: &mut ModelSpec, key: &str, value: u32) -> Result<(), String> {
-    let (mut layers, mut hidden, mut heads, mut kv_heads, mut intermediate, vocab) = match model.arch {
-        Arch::Transformer { layers, hidden, heads, kv_heads, intermediate, vocab } => {
-            (layers, hidden, heads, kv_heads, intermediate, vocab)
-        }
-        Arch::Other { .. } => (0, 4096, 32, 32, 11008, 0),
-    };
-    match key {
-        "layers" => layers = value,
-        "hidden" => hidden = value,
-        "heads" => heads = value,
-        "kv_heads" => kv_heads = value,
-        _ => intermediate = value,
-    }
-    if layers == 0 {
-        model.arch = Arch::Other { activation_bytes_per_sample: 0 };
-    } else {
-        if hidden % heads.max(1) != 0 {
-            return Err(format!("hidden size {hidden} is not a multiple of {heads} heads"));
-        }
-        model.arch = Arch::Transformer { layers, hidden, heads, kv_heads: kv_heads.min(heads), intermediate, vocab };
-    }
-    model.name = "custom".into();
     Ok(())
 }
 
@@ -197,12 +180,6 @@ fn set_choice(plan: &mut Plan, key: &str, choice: &str) -> Result<(), String> {
 /// The text value of a field, as the form shows it and the URL stores it.
 pub fn get(plan: &Plan, key: &str) -> String {
     let (g, h) = (&plan.gpu, &plan.host);
-    let shape = |pick: fn(u32, u32, u32, u32, u32) -> u32| match g.model.arch {
-        Arch::Transformer { layers, hidden, heads, kv_heads, intermediate, .. } => {
-            pick(layers, hidden, heads, kv_heads, intermediate).to_string()
-        }
-        Arch::Other { .. } => "0".into(),
-    };
     let on = |b: bool| if b { "true" } else { "false" }.to_string();
     match key {
         "model" => {
@@ -213,14 +190,10 @@ pub fn get(plan: &Plan, key: &str) -> String {
             }
         }
         "params" => g.model.params.to_string(),
-        "layers" => shape(|l, _, _, _, _| l),
-        "hidden" => shape(|_, h, _, _, _| h),
-        "heads" => shape(|_, _, a, _, _| a),
-        "kv_heads" => shape(|_, _, _, k, _| k),
-        "intermediate" => shape(|_, _, _, _, i| i),
+        shape if is_shape_key(shape) => shape_value(&g.model, shape),
         "act_mib" => match g.model.arch {
             Arch::Other { activation_bytes_per_sample } => trim_float(activation_bytes_per_sample as f64 / MIB as f64),
-            Arch::Transformer { .. } => "0".into(),
+            Arch::Transformer(_) => "0".into(),
         },
         "workload" => if g.workload == Workload::Inference { "inference" } else { "training" }.into(),
         "dtype" => match g.weights {
@@ -265,6 +238,9 @@ pub fn get(plan: &Plan, key: &str) -> String {
         .to_string(),
         "kv_batch" => g.kv_batch.to_string(),
         "vllm_util" => trim_float(g.vllm_utilization),
+        "block_size" => g.block_size.to_string(),
+        "vllm_overhead_gib" => g.vllm_overhead.map_or("0".into(), in_gib),
+        "vllm_target_tokens" => g.vllm_target_tokens.to_string(),
         "gpu" => plan.gpu_name.clone(),
         "gpu_mem_gib" => in_gib(g.capacity),
         "context_gib" => in_gib(g.cuda_context),
