@@ -5,10 +5,14 @@
 //! Data flows one way: text in -> the types of this crate -> a view.
 
 pub mod budget;
+pub mod decode;
 pub mod diagnose;
+pub mod draft;
 pub mod memory;
+pub mod publish;
 pub mod query_string;
 pub mod recommend;
+pub mod redact;
 pub mod runbook;
 pub mod scan;
 pub mod search;

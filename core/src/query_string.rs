@@ -20,9 +20,11 @@ pub fn decode(text: &str) -> String {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
+        // Exactly two hex digits: `from_str_radix` alone would also take "+1" (a sign).
         let escaped = (bytes[i] == b'%')
             .then(|| text.get(i + 1..i + 3))
             .flatten()
+            .filter(|hex| hex.bytes().all(|b| b.is_ascii_hexdigit()))
             .and_then(|hex| u8::from_str_radix(hex, 16).ok());
         match (escaped, bytes[i]) {
             (Some(byte), _) => {
@@ -86,5 +88,6 @@ mod tests {
     #[test]
     fn keeps_malformed_escapes() {
         assert_eq!(decode("100%zz%4"), "100%zz%4");
+        assert_eq!(decode("%+1%-1"), "% 1%-1", "a sign is not a hex digit");
     }
 }

@@ -75,7 +75,8 @@ pub struct KnobChange {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Step {
     pub text: String,
-    pub command: Option<String>,
+    /// The commands to copy, exactly as the write-up gives them in backticks or a fenced block.
+    pub commands: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -8,7 +8,8 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// A number of bytes.
+/// A number of bytes. `u64::MAX` stands for a figure too large to hold: the
+/// conversions and sums below saturate there, and it prints as "more than".
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Bytes(pub u64);
 
@@ -16,8 +17,13 @@ pub const KIB: u64 = 1 << 10;
 pub const MIB: u64 = 1 << 20;
 pub const GIB: u64 = 1 << 30;
 pub const TIB: u64 = 1 << 40;
+pub const PIB: u64 = 1 << 50;
+pub const EIB: u64 = 1 << 60;
 
 impl Bytes {
+    /// A figure that did not fit in 64 bits.
+    pub const SATURATED: Bytes = Bytes(u64::MAX);
+
     pub fn from_gib(gib: f64) -> Bytes {
         Bytes::from_f64(gib * GIB as f64)
     }
@@ -55,8 +61,15 @@ impl std::iter::Sum for Bytes {
 /// (`17.66 GiB`), so a figure from a log reads back the same.
 impl fmt::Display for Bytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if *self == Bytes::SATURATED {
+            return write!(f, "more than 16.00 EiB");
+        }
         let b = self.0 as f64;
-        let (value, unit) = if self.0 >= TIB {
+        let (value, unit) = if self.0 >= EIB {
+            (b / EIB as f64, "EiB")
+        } else if self.0 >= PIB {
+            (b / PIB as f64, "PiB")
+        } else if self.0 >= TIB {
             (b / TIB as f64, "TiB")
         } else if self.0 >= GIB {
             (b / GIB as f64, "GiB")
@@ -69,6 +82,19 @@ impl fmt::Display for Bytes {
         };
         write!(f, "{value:.2} {unit}")
     }
+}
+
+/// A count with thousands separators, as Python's `f"{n:,}"` prints it (vLLM's logs do).
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// How to read a unit letter without an `i`: `G` and `GB` mean different things in
@@ -141,10 +167,21 @@ mod tests {
     }
 
     #[test]
+    fn counts_are_grouped_in_thousands() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(23_648), "23,648");
+        assert_eq!(grouped(2_042_016), "2,042,016");
+    }
+
+    #[test]
     fn displays_like_pytorch() {
         assert_eq!(Bytes::from_gib(17.66).to_string(), "17.66 GiB");
         assert_eq!(Bytes(20 * MIB).to_string(), "20.00 MiB");
         assert_eq!(Bytes(512).to_string(), "512 B");
+        assert_eq!(Bytes(3 << 49).to_string(), "1.50 PiB");
+        assert_eq!(Bytes::from_f64(1e30).to_string(), "more than 16.00 EiB", "saturated, not a figure");
+        assert_eq!((Bytes(u64::MAX - 1) + Bytes(2)).to_string(), "more than 16.00 EiB");
     }
 
     #[test]

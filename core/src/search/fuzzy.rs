@@ -1,8 +1,20 @@
 //! Typo tolerance by the symmetric-delete method: every vocabulary term is
 //! stored under itself and under each one-character deletion, so a query word
 //! finds terms within one edit (insert, delete, substitute) by a few lookups.
+//! A word of n characters has n deletions of n-1 characters each, so only
+//! words of sane length are fuzzed: the cost stays bounded whatever is typed.
 
 use std::collections::HashMap;
+
+/// Words shorter than this get no typo tolerance: too many neighbours.
+const MIN_CHARS: usize = 4;
+/// Words longer than this get none either: no real word is that long, and the
+/// variants of a 70,000-letter word would take gigabytes.
+pub const MAX_CHARS: usize = 32;
+
+fn fuzzable(word: &str) -> bool {
+    (MIN_CHARS..=MAX_CHARS).contains(&word.chars().count())
+}
 
 #[derive(Debug, Default)]
 pub struct Deletes {
@@ -19,11 +31,10 @@ fn variants(term: &str) -> Vec<String> {
 }
 
 impl Deletes {
-    /// Terms shorter than 4 characters get no typo tolerance: too many neighbours.
     pub fn build<'a>(vocabulary: impl Iterator<Item = &'a str>) -> Deletes {
         let mut map: HashMap<String, Vec<u32>> = HashMap::new();
         for (id, term) in vocabulary.enumerate() {
-            if term.chars().count() >= 4 {
+            if fuzzable(term) {
                 for v in variants(term) {
                     map.entry(v).or_default().push(id as u32);
                 }
@@ -34,7 +45,7 @@ impl Deletes {
 
     /// Ids of terms one edit away from `word` (candidates; callers confirm).
     pub fn candidates(&self, word: &str) -> Vec<u32> {
-        if word.chars().count() < 4 {
+        if !fuzzable(word) {
             return Vec::new();
         }
         let mut ids: Vec<u32> = variants(word).iter().filter_map(|v| self.map.get(v)).flatten().copied().collect();
@@ -77,6 +88,7 @@ mod tests {
         assert_eq!(found("optimiser"), vec!["optimizer"]);
         assert!(found("gpx").is_empty(), "short words are not fuzzed");
         assert!(found("zzzzzz").is_empty());
+        assert!(found(&"validation".repeat(4)).is_empty(), "overlong words are not fuzzed");
     }
 
     #[test]

@@ -21,6 +21,9 @@ const FIELD_BOOST: [f32; 3] = [3.0, 2.0, 1.0];
 const PREFIX_WEIGHT: f32 = 0.8;
 const TYPO_WEIGHT: f32 = 0.6;
 const SNIPPET_WORDS: usize = 30;
+/// The longest query read, in characters. Longer text (a pasted log, a crafted
+/// link) is cut here and the results say so: a search costs at most this much.
+pub const MAX_QUERY_CHARS: usize = 200;
 
 #[derive(Clone, Copy)]
 enum Field {
@@ -77,6 +80,8 @@ pub struct Results {
     /// Matching runbooks per memory kind and per stack, before the facet filters.
     pub memory_facets: Vec<(MemoryKind, usize)>,
     pub stack_facets: Vec<(Stack, usize)>,
+    /// The query was longer than [`MAX_QUERY_CHARS`] and only its start was searched.
+    pub shortened: bool,
 }
 
 /// One query word resolved against the vocabulary: the terms it stands for, with weights.
@@ -162,7 +167,8 @@ impl SearchIndex {
     /// The best `limit` hits for `query`; an empty text lists every runbook
     /// (incidents first, newest first) so the page is never blank.
     pub fn search(&self, query: &Query, limit: usize) -> Results {
-        let words = tokenize::terms(&query.text);
+        let (text, shortened) = bounded(&query.text);
+        let words = tokenize::terms(text);
         let scored: Vec<(usize, f32)> = if words.is_empty() {
             let mut all: Vec<usize> = (0..self.docs.len()).collect();
             all.sort_by(|&a, &b| {
@@ -174,7 +180,7 @@ impl SearchIndex {
             self.score(&words)
         };
 
-        let mut results = Results::default();
+        let mut results = Results { shortened, ..Results::default() };
         for kind in MemoryKind::ALL {
             let n = scored.iter().filter(|(d, _)| self.docs[*d].memory == Some(kind)).count();
             if n > 0 {
@@ -282,6 +288,14 @@ impl SearchIndex {
         ids.sort_unstable();
         ids.dedup();
         ids
+    }
+}
+
+/// The first [`MAX_QUERY_CHARS`] characters of a query, and whether that cut anything.
+fn bounded(text: &str) -> (&str, bool) {
+    match text.char_indices().nth(MAX_QUERY_CHARS) {
+        Some((cut, _)) => (&text[..cut], true),
+        None => (text, false),
     }
 }
 

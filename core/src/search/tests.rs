@@ -77,3 +77,19 @@ fn snippets_highlight_the_query_words() {
     assert!(marked.iter().any(|w| w.contains("validation")), "{marked:?}");
     assert!(marked.iter().any(|w| w.contains("worker")), "{marked:?}");
 }
+
+#[test]
+fn an_overlong_query_is_cut_and_says_so() {
+    let (runbooks, index) = content();
+    // 70,000 letters once crashed the page (typo variants are quadratic in a word's length).
+    let huge = Query { text: "A".repeat(70_000), ..Query::default() };
+    let results = index.search(&huge, 20);
+    assert!(results.shortened);
+    assert_eq!(results.total, 0);
+    let long = Query { text: format!("validation workers {}", "x ".repeat(MAX_QUERY_CHARS)), ..Query::default() };
+    assert!(index.search(&long, 20).shortened);
+    let normal = Query { text: "validation workers".into(), ..Query::default() };
+    let results = index.search(&normal, 20);
+    assert!(!results.shortened);
+    assert_eq!(runbooks[results.hits[0].doc].slug, "slurm-validation-dataloaders-job-limit");
+}

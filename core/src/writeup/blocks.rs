@@ -7,12 +7,14 @@
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd};
 
-/// A block of a section, with inline markup flattened to its text.
+/// A block of a section, with inline markup flattened to its text. Paragraphs
+/// and list items also keep their inline code spans, in order: a command
+/// written in backticks is copied as written, without the sentence around it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Block {
-    Paragraph(String),
+    Paragraph(String, Vec<String>),
     /// A list item's own text (nested items come as their own blocks).
-    ListItem(String),
+    ListItem(String, Vec<String>),
     Code {
         lang: String,
         text: String,
@@ -33,7 +35,8 @@ pub fn blocks(markdown: &str) -> Vec<Block> {
     let mut code: Option<(String, String)> = None;
     let mut table: Option<(Vec<String>, Vec<Vec<String>>)> = None;
     let mut row: Vec<String> = Vec::new();
-    let mut list_depth_text: Vec<String> = Vec::new();
+    let mut spans: Vec<String> = Vec::new();
+    let mut list_depth_text: Vec<(String, Vec<String>)> = Vec::new();
     for event in Parser::new_ext(markdown, options()) {
         match event {
             Event::Start(Tag::CodeBlock(kind)) => {
@@ -66,30 +69,37 @@ pub fn blocks(markdown: &str) -> Vec<Block> {
             }
             Event::End(TagEnd::TableCell) => row.push(clean(&std::mem::take(&mut text))),
             Event::Start(Tag::Item) => {
-                list_depth_text.push(std::mem::take(&mut text));
+                list_depth_text.push((std::mem::take(&mut text), std::mem::take(&mut spans)));
             }
             Event::End(TagEnd::Item) => {
                 let item = clean(&std::mem::take(&mut text));
+                let item_spans = std::mem::take(&mut spans);
                 if !item.is_empty() {
-                    out.push(Block::ListItem(item));
+                    out.push(Block::ListItem(item, item_spans));
                 }
-                text = list_depth_text.pop().unwrap_or_default();
+                (text, spans) = list_depth_text.pop().unwrap_or_default();
             }
             Event::Start(Tag::List(_))
                 // A nested list ends the parent item's own text.
                 if !list_depth_text.is_empty() => {
                     let item = clean(&std::mem::take(&mut text));
+                    let item_spans = std::mem::take(&mut spans);
                     if !item.is_empty() {
-                        out.push(Block::ListItem(item));
+                        out.push(Block::ListItem(item, item_spans));
                     }
                 }
             Event::End(TagEnd::Paragraph) if list_depth_text.is_empty() && table.is_none() => {
                 let paragraph = clean(&std::mem::take(&mut text));
+                let paragraph_spans = std::mem::take(&mut spans);
                 if !paragraph.is_empty() {
-                    out.push(Block::Paragraph(paragraph));
+                    out.push(Block::Paragraph(paragraph, paragraph_spans));
                 }
             }
             Event::End(TagEnd::Paragraph) => text.push(' '),
+            Event::Code(t) if code.is_none() && table.is_none() => {
+                spans.push(t.to_string());
+                text.push_str(&t);
+            }
             Event::Text(t) | Event::Code(t) | Event::Html(t) | Event::InlineHtml(t) => match code.as_mut() {
                 Some((_, body)) => body.push_str(&t),
                 None => text.push_str(&t),
@@ -159,7 +169,7 @@ mod tests {
     fn extracts_tables_lists_and_code() {
         let md = "Intro **bold** `code`.\n\n| Knob | Old | New |\n|---|---|---|\n| `batch` | 32 | **16** |\n\n- one\n  - nested\n- two\n\n```bash\nexport X=1\n```\n";
         let b = blocks(md);
-        assert_eq!(b[0], Block::Paragraph("Intro bold code.".into()));
+        assert_eq!(b[0], Block::Paragraph("Intro bold code.".into(), vec!["code".into()]));
         assert_eq!(
             b[1],
             Block::Table {
@@ -167,9 +177,9 @@ mod tests {
                 rows: vec![vec!["batch".into(), "32".into(), "16".into()]]
             }
         );
-        assert_eq!(b[2], Block::ListItem("one".into()));
-        assert_eq!(b[3], Block::ListItem("nested".into()));
-        assert_eq!(b[4], Block::ListItem("two".into()));
+        assert_eq!(b[2], Block::ListItem("one".into(), vec![]));
+        assert_eq!(b[3], Block::ListItem("nested".into(), vec![]));
+        assert_eq!(b[4], Block::ListItem("two".into(), vec![]));
         assert_eq!(b[5], Block::Code { lang: "bash".into(), text: "export X=1\n".into() });
     }
 }

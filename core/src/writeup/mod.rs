@@ -7,8 +7,10 @@
 
 mod blocks;
 mod facts;
+mod fence;
 mod front_matter;
 mod knobs;
+pub mod lint;
 mod mojibake;
 mod outline;
 mod structure;
@@ -161,48 +163,33 @@ pub fn compile(source: &str, text: &str, default_kind: DocKind, mode: Mode) -> R
     Ok(runbook)
 }
 
-/// Compiles a set of write-ups and checks them against each other: unique
-/// slugs, and every `related` target names a runbook (by slug or title).
+/// Compiles a set of write-ups and checks them against each other: no
+/// placeholder left, unique slugs, and every `related` target names a
+/// runbook (by slug or title).
 pub fn compile_corpus(files: &[(String, String, DocKind)]) -> Result<Vec<Runbook>, Vec<FileError>> {
     let mut errors = Vec::new();
     let mut runbooks = Vec::new();
     // The file each compiled runbook came from (failed files leave gaps).
     let mut origin = Vec::new();
     for (index, (file, text, kind)) in files.iter().enumerate() {
+        let in_file = |error| FileError { file: file.clone(), error };
+        errors.extend(lint::placeholders(text).into_iter().map(in_file));
         match compile(file, text, *kind, Mode::Content) {
             Ok(r) => {
                 runbooks.push(r);
                 origin.push(index);
             }
-            Err(error) => errors.push(FileError { file: file.clone(), error }),
+            Err(error) => errors.push(in_file(error)),
         }
     }
-    let slugs: Vec<(String, String)> = runbooks.iter().map(|r| (r.slug.clone(), r.title.to_lowercase())).collect();
+    let known = lint::titles(&runbooks);
     for (i, runbook) in runbooks.iter_mut().enumerate() {
-        if let Some(first) = slugs[..i].iter().position(|(s, _)| *s == runbook.slug) {
-            errors.push(FileError {
-                file: runbook.source.clone(),
-                error: CompileError::new(
-                    1,
-                    format!("slug `{}` is already used by {}", runbook.slug, files[origin[first]].0),
-                ),
-            });
+        let mut found = Vec::new();
+        if let Some(first) = known[..i].iter().position(|(s, _)| *s == runbook.slug) {
+            found.push(lint::duplicate_slug(&runbook.slug, &files[origin[first]].0, &files[origin[i]].1));
         }
-        let mut resolved = Vec::new();
-        for target in &runbook.related {
-            let wanted = target.to_lowercase();
-            match slugs.iter().find(|(slug, title)| *slug == wanted || *title == wanted || *slug == slugify(target)) {
-                Some((slug, _)) => resolved.push(slug.clone()),
-                None => errors.push(FileError {
-                    file: runbook.source.clone(),
-                    error: CompileError::new(
-                        line_of(&files[i].1, target),
-                        format!("related `{target}` is not a runbook"),
-                    ),
-                }),
-            }
-        }
-        runbook.related = resolved;
+        found.extend(lint::resolve_related(runbook, &files[origin[i]].1, &known));
+        errors.extend(found.into_iter().map(|error| FileError { file: runbook.source.clone(), error }));
     }
     if errors.is_empty() {
         Ok(runbooks)
@@ -215,25 +202,37 @@ pub fn compile_corpus(files: &[(String, String, DocKind)]) -> Result<Vec<Runbook
 /// order) and compiles them as one corpus. Paths in errors are as given.
 pub fn compile_dir(dir: &std::path::Path) -> Result<Vec<Runbook>, Vec<FileError>> {
     let mut files = Vec::new();
-    let io_error =
-        |file: String, e: std::io::Error| vec![FileError { file, error: CompileError::new(1, e.to_string()) }];
+    // Every unreadable file or folder is reported, not only the first.
+    let mut unreadable = Vec::new();
+    let io_error = |file: String, e: std::io::Error| FileError { file, error: CompileError::new(1, e.to_string()) };
     for (sub, kind) in [("incidents", DocKind::Incident), ("guides", DocKind::Guide)] {
         let folder = dir.join(sub);
-        let entries = std::fs::read_dir(&folder).map_err(|e| io_error(folder.display().to_string(), e))?;
+        let entries = match std::fs::read_dir(&folder) {
+            Ok(entries) => entries,
+            Err(e) => {
+                unreadable.push(io_error(folder.display().to_string(), e));
+                continue;
+            }
+        };
         let mut paths: Vec<_> =
             entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "md")).collect();
         paths.sort();
         for path in paths {
             let name = path.display().to_string();
-            let text = std::fs::read_to_string(&path).map_err(|e| io_error(name.clone(), e))?;
-            files.push((name, text, kind));
+            match std::fs::read_to_string(&path) {
+                Ok(text) => files.push((name, text, kind)),
+                Err(e) => unreadable.push(io_error(name, e)),
+            }
         }
     }
-    compile_corpus(&files)
-}
-
-fn line_of(text: &str, needle: &str) -> usize {
-    text.lines().position(|l| l.contains(needle)).map_or(1, |i| i + 1)
+    match compile_corpus(&files) {
+        Ok(runbooks) if unreadable.is_empty() => Ok(runbooks),
+        Ok(_) => Err(unreadable),
+        Err(mut errors) => {
+            unreadable.append(&mut errors);
+            Err(unreadable)
+        }
+    }
 }
 
 fn is_slug(s: &str) -> bool {

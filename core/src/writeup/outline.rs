@@ -34,17 +34,11 @@ pub fn split(body: &str, first_line: usize) -> (Option<(String, usize)>, Vec<Raw
     let mut title = None;
     let mut sections: Vec<RawSection> = Vec::new();
     let mut preamble = RawSection { level: 0, heading: String::new(), line: first_line, body: String::new() };
-    let mut fence: Option<String> = None;
+    let mut fences = super::fence::Fences::default();
     for (index, line) in body.lines().enumerate() {
         let line_no = first_line + index;
-        let trimmed = line.trim_start();
-        if let Some(marker) = fence.as_ref() {
-            if trimmed.starts_with(marker.as_str()) {
-                fence = None;
-            }
-        } else if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            fence = Some(trimmed[..3].to_string());
-        } else if let Some((level, text)) = heading(line) {
+        let heading = if fences.is_code(line) { None } else { heading(line) };
+        if let Some((level, text)) = heading {
             if level == 1 && title.is_none() {
                 title = Some((text, line_no));
                 continue;

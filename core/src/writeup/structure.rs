@@ -106,7 +106,7 @@ fn fix(title: &str, parsed: &[Block], markdown: &str) -> Fix {
     // "**Impact**:" alone on a line labels the list that follows it.
     let mut open_label: Option<bool> = None;
     for block in parsed {
-        if let (Some(is_effect), Block::ListItem(item)) = (open_label, block) {
+        if let (Some(is_effect), Block::ListItem(item, _)) = (open_label, block) {
             let target = if is_effect { &mut fix.effect } else { &mut fix.tradeoff };
             let joined = target.take().map_or(item.clone(), |t| format!("{t}; {item}"));
             *target = Some(joined);
@@ -119,7 +119,7 @@ fn fix(title: &str, parsed: &[Block], markdown: &str) -> Fix {
                 fix.knobs.extend(knobs::from_code(lang, text));
                 fix.commands.push(text.trim_end().to_string());
             }
-            Block::Paragraph(t) | Block::ListItem(t) => {
+            Block::Paragraph(t, _) | Block::ListItem(t, _) => {
                 let lower = t.to_ascii_lowercase();
                 let labelled_tradeoff = ["trade-off", "tradeoff", "cost:"].iter().any(|w| lower.starts_with(w));
                 let labelled_effect = ["impact", "effect", "expected", "benefit"].iter().any(|w| lower.starts_with(w));
@@ -179,7 +179,7 @@ fn labelled_fixes(parsed: &[Block]) -> Vec<Fix> {
     let mut open: Option<Fix> = None;
     for block in parsed {
         let text = match block {
-            Block::Paragraph(t) | Block::ListItem(t) => t,
+            Block::Paragraph(t, _) | Block::ListItem(t, _) => t,
             _ => continue,
         };
         match label(text) {
@@ -189,14 +189,14 @@ fn labelled_fixes(parsed: &[Block]) -> Vec<Fix> {
                 }
                 let mut fix = Fix { title: name.to_string(), html: html(text), ..Fix::default() };
                 fix.knobs.extend(knobs::prose_change(rest).into_iter().chain(inline_settings(rest)));
-                if rest.trim().is_empty() && matches!(block, Block::Paragraph(_)) {
+                if rest.trim().is_empty() && matches!(block, Block::Paragraph(_, _)) {
                     open = Some(fix);
                 } else {
                     fixes.push(fix);
                 }
             }
             _ => match (&mut open, block) {
-                (Some(fix), Block::ListItem(item)) => {
+                (Some(fix), Block::ListItem(item, _)) => {
                     fix.knobs.extend(knobs::prose_change(item));
                     fix.html.push_str(&html(&format!("- {item}\n")));
                 }
@@ -216,7 +216,7 @@ fn labelled_fixes(parsed: &[Block]) -> Vec<Fix> {
 /// The text of a labelled item whose label has `wanted` role.
 fn labelled(parsed: &[Block], wanted: SectionRole) -> Option<String> {
     parsed.iter().find_map(|block| match block {
-        Block::Paragraph(t) | Block::ListItem(t) => {
+        Block::Paragraph(t, _) | Block::ListItem(t, _) => {
             label(t).filter(|(name, _)| role(name) == wanted).map(|(_, rest)| rest.to_string())
         }
         _ => None,
@@ -240,17 +240,19 @@ fn inline_settings(text: &str) -> Vec<KnobChange> {
         .collect()
 }
 
+/// Verification steps: each item's sentence, and the commands to copy: the
+/// item's own code spans that are shell commands, or the fenced block after it.
 fn steps(parsed: &[Block]) -> Vec<Step> {
     let mut steps: Vec<Step> = Vec::new();
     for block in parsed {
         match block {
-            Block::ListItem(t) | Block::Paragraph(t) => {
-                let command = t.split_once(": ").map(|(_, c)| c.trim()).filter(|c| looks_like_command(c));
-                steps.push(Step { text: t.clone(), command: command.map(str::to_string) });
+            Block::ListItem(t, spans) | Block::Paragraph(t, spans) => {
+                let commands = spans.iter().filter(|c| looks_like_command(c)).map(|c| c.trim().to_string()).collect();
+                steps.push(Step { text: t.clone(), commands });
             }
             Block::Code { text, .. } => match steps.last_mut() {
-                Some(last) if last.command.is_none() => last.command = Some(text.trim_end().to_string()),
-                _ => steps.push(Step { text: "Run:".into(), command: Some(text.trim_end().to_string()) }),
+                Some(last) if last.commands.is_empty() => last.commands.push(text.trim_end().to_string()),
+                _ => steps.push(Step { text: "Run:".into(), commands: vec![text.trim_end().to_string()] }),
             },
             Block::Table { .. } => {}
         }
@@ -284,7 +286,7 @@ fn items(parsed: &[Block]) -> Vec<String> {
     parsed
         .iter()
         .filter_map(|b| match b {
-            Block::ListItem(t) | Block::Paragraph(t) => Some(t.clone()),
+            Block::ListItem(t, _) | Block::Paragraph(t, _) => Some(t.clone()),
             _ => None,
         })
         .collect()
@@ -304,7 +306,7 @@ fn first_paragraph(parsed: &[Block]) -> String {
     parsed
         .iter()
         .find_map(|b| match b {
-            Block::Paragraph(t) => Some(t.clone()),
+            Block::Paragraph(t, _) => Some(t.clone()),
             _ => None,
         })
         .unwrap_or_default()
@@ -314,27 +316,55 @@ fn plain_text(parsed: &[Block]) -> String {
     parsed
         .iter()
         .filter_map(|b| match b {
-            Block::Paragraph(t) | Block::ListItem(t) => Some(t.as_str()),
+            Block::Paragraph(t, _) | Block::ListItem(t, _) => Some(t.as_str()),
             _ => None,
         })
         .collect::<Vec<_>>()
         .join(" ")
 }
 
-/// Targets of `[[Target]]` and `[[Target|label]]`.
+/// The pieces of a section's markdown, each with whether it is prose: code
+/// (fenced blocks and `inline code`) is never a wiki link, so a pasted
+/// TensorFlow log's `[[Node: ...]]` stays as it is.
+fn pieces(markdown: &str) -> Vec<(bool, &str)> {
+    let mut out = Vec::new();
+    let mut fences = super::fence::Fences::default();
+    for line in markdown.split_inclusive('\n') {
+        if fences.is_code(line.trim_end_matches(['\n', '\r'])) {
+            out.push((false, line));
+        } else {
+            for (i, piece) in line.split('`').enumerate() {
+                if i > 0 {
+                    out.push((false, "`"));
+                }
+                out.push((i % 2 == 0, piece));
+            }
+        }
+    }
+    out
+}
+
+/// Targets of `[[Target]]` and `[[Target|label]]` in prose.
 fn wiki_links(markdown: &str) -> Vec<String> {
-    markdown
-        .split("[[")
-        .skip(1)
-        .filter_map(|rest| rest.split_once("]]"))
+    pieces(markdown)
+        .into_iter()
+        .filter(|(prose, _)| *prose)
+        .flat_map(|(_, text)| text.split("[[").skip(1).filter_map(|rest| rest.split_once("]]")))
         .map(|(inner, _)| inner.split('|').next().unwrap_or(inner).trim().to_string())
         .filter(|t| !t.is_empty())
         .collect()
 }
 
-/// Turns `[[target|label]]` into a link to the runbook the target names
-/// (`compile_corpus` checks that it exists).
+/// Turns `[[target|label]]` in prose into a link to the runbook the target
+/// names (`compile_corpus` checks that it exists).
 fn unwiki(markdown: &str) -> String {
+    pieces(markdown)
+        .into_iter()
+        .map(|(prose, text)| if prose { unwiki_prose(text) } else { text.to_string() })
+        .collect()
+}
+
+fn unwiki_prose(markdown: &str) -> String {
     let mut out = String::with_capacity(markdown.len());
     let mut rest = markdown;
     while let Some(start) = rest.find("[[") {

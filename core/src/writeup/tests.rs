@@ -90,3 +90,16 @@ fn dates_in_titles() {
     assert_eq!(date_in_title("Sweep OOM Fix - 2026-01-24").as_deref(), Some("2026-01-24"));
     assert_eq!(date_in_title("No date here"), None);
 }
+
+#[test]
+fn wiki_links_in_code_are_log_text_not_links() {
+    let text = CLEAN.replace(
+        "```\nDetected 4 oom_kill events in StepId=273202.0\n```\n",
+        "```\n[[Node: mixed0/concat = ConcatV2[N=4]]]\n```\n\nSee [[other-one]], not `[[x]]`.\n",
+    );
+    let r = compile("x.md", &text, DocKind::Incident, Mode::Content).unwrap();
+    assert_eq!(r.related, vec!["other-one".to_string()], "the link in prose, not the log line");
+    assert_eq!(r.symptoms.signatures, vec!["[[Node: mixed0/concat = ConcatV2[N=4]]]"]);
+    assert!(r.symptoms.html.contains("href=\"#/runbooks/other-one\""), "{}", r.symptoms.html);
+    assert!(r.symptoms.html.contains("<code>[[x]]</code>"), "{}", r.symptoms.html);
+}
