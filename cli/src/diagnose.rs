@@ -1,30 +1,57 @@
 //! `headroom diagnose [FILE|-] [--json]`: the site's diagnosis in a terminal.
+//! The log is read in chunks and fed to the diagnoser as it comes, so a log
+//! of any size (a `head -c 1G` of anything) is diagnosed in bounded memory.
 //! Exit 0 whether or not an OOM is found; 2 when the input cannot be read.
 
-use headroom_core::diagnose::{diagnose, Diagnosis};
-use std::io::Read;
+use headroom_core::decode::Decoder;
+use headroom_core::diagnose::Diagnoser;
+use headroom_core::recommend::{report, Report};
+use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
 
+const USAGE: &str = "\
+headroom diagnose [FILE|-] [--json]
+
+Reads a log (a file, or standard input when FILE is - or missing) and says
+whether it shows an out-of-memory failure, which memory ran out, the figures
+in it, the evidence lines and the fixes to try, best first.
+
+OPTIONS:
+    --json      the JSON of the diagnosis contract instead of the summary
+    -h, --help  this message
+
+Exit status: 0 when the log was read (OOM or not), 2 when it could not be.
+";
+
+/// Bytes read and fed at a time.
+const CHUNK: usize = 1 << 20;
+
 pub fn run(args: &[String]) -> ExitCode {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        print!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
     let json = args.iter().any(|a| a == "--json");
+    if let Some(flag) = args.iter().find(|a| a.starts_with('-') && *a != "-" && *a != "--json") {
+        eprintln!("headroom diagnose: unknown option {flag}\n\n{USAGE}");
+        return ExitCode::from(2);
+    }
     let inputs: Vec<&String> = args.iter().filter(|a| *a != "--json").collect();
     if inputs.len() > 1 {
         eprintln!("headroom diagnose: one input at a time (FILE or -)");
         return ExitCode::from(2);
     }
     let source = inputs.first().map_or("-", |s| s.as_str());
-    let bytes = match read(source) {
-        Ok(bytes) => bytes,
+    let diagnosis = match read(source) {
+        Ok(diagnosis) => diagnosis,
         Err(e) => {
             eprintln!("headroom diagnose: cannot read {source}: {e}");
             return ExitCode::from(2);
         }
     };
-    // Logs are not always valid UTF-8 (binary junk, Latin-1): read what can be read.
-    let text = String::from_utf8_lossy(&bytes);
-    let diagnosis = diagnose(&text, &crate::runbooks());
+    let report = report(diagnosis, &crate::runbooks());
     if json {
-        match serde_json::to_string_pretty(&diagnosis) {
+        match serde_json::to_string_pretty(&report) {
             Ok(out) => println!("{out}"),
             Err(e) => {
                 eprintln!("headroom diagnose: {e}");
@@ -32,22 +59,54 @@ pub fn run(args: &[String]) -> ExitCode {
             }
         }
     } else {
-        print!("{}", human(&diagnosis));
+        print!("{}", human(&report));
     }
     ExitCode::SUCCESS
 }
 
-fn read(source: &str) -> std::io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    if source == "-" {
-        std::io::stdin().read_to_end(&mut bytes)?;
-    } else {
-        bytes = std::fs::read(source)?;
+/// The input: a file, or standard input (saying so when that is a terminal).
+fn open(source: &str, command: &str) -> std::io::Result<Box<dyn Read>> {
+    if source != "-" {
+        return Ok(Box::new(std::fs::File::open(source)?));
     }
-    Ok(bytes)
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        eprintln!("headroom {command}: reading the log from stdin, Ctrl-D to end (or pass a file)");
+    }
+    Ok(Box::new(stdin.lock()))
 }
 
-fn human(d: &Diagnosis) -> String {
+/// Diagnoses the input chunk by chunk. Logs are not always valid UTF-8
+/// (binary junk, Latin-1, UTF-16 from PowerShell): the decoder reads what can be read.
+fn read(source: &str) -> std::io::Result<headroom_core::diagnose::Diagnosis> {
+    let mut input = open(source, "diagnose")?;
+    let mut diagnoser = Diagnoser::new();
+    let mut decoder = Decoder::new();
+    let mut buffer = vec![0u8; CHUNK];
+    loop {
+        let n = match input.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        diagnoser.feed(&decoder.decode(&buffer[..n]));
+    }
+    diagnoser.feed(&decoder.finish());
+    Ok(diagnoser.finish())
+}
+
+/// The whole input as text, decoded as `diagnose` reads it (for `draft`, which quotes it).
+pub fn read_text(source: &str, command: &str) -> std::io::Result<String> {
+    let mut bytes = Vec::new();
+    open(source, command)?.read_to_end(&mut bytes)?;
+    let mut decoder = Decoder::new();
+    let mut text = decoder.decode(&bytes);
+    text.push_str(&decoder.finish());
+    Ok(text)
+}
+
+fn human(d: &Report) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     let _ = writeln!(out, "{}", d.summary);
@@ -85,10 +144,11 @@ fn human(d: &Diagnosis) -> String {
         }
         let _ = writeln!(
             out,
-            "\n{}. {} [{}]\n   {}\n   trade-off: {}\n   verify:    {}\n   source:    {}",
+            "\n{}. {} [{}]\n   because:   {}\n   {}\n   trade-off: {}\n   verify:    {}\n   source:    {}",
             i + 1,
             f.title,
             f.id,
+            f.because,
             f.detail,
             f.tradeoff,
             f.verify,

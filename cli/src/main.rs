@@ -2,7 +2,9 @@
 
 mod budget;
 mod check;
+mod compile;
 mod diagnose;
+mod draft;
 
 use std::process::ExitCode;
 
@@ -13,12 +15,18 @@ USAGE:
     headroom <COMMAND> [ARGS]
 
 COMMANDS:
-    budget [--config FILE.toml] [--KEY VALUE]... [--json]
-                  GPU and host memory budget (`headroom budget --help` lists the fields)
+    budget [--config FILE.toml] [--KEY VALUE]... [--solve KEY]... [--json]
+                  GPU and host memory budget, or the largest model, longest sequence,
+                  fewest GPUs... that fit (`headroom budget --help` lists the fields)
     diagnose [FILE|-] [--json]
                   is this log an OOM, which memory, which fixes (stdin when no FILE)
-    check [DIR]   lint write-ups (DIR/incidents/*.md, DIR/guides/*.md; default content/)
-                  with the same messages as the site build
+    draft [LOG|-] [--title TITLE] [--fix ID]... [--redact-job-ids]
+                  the first draft of a write-up of a log, redacted (stdin when no LOG)
+    check [DIR|FILE.md]
+                  lint write-ups (DIR/incidents/*.md, DIR/guides/*.md; default content/)
+                  or one file against the runbooks, with the same messages as the site build
+    compile [DIR] --out SITE
+                  publish write-ups to a deployed site's content.json (no rebuild)
     help          show this message
     version       show the version
 ";
@@ -34,10 +42,17 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("budget") => budget::run(&args[1..]),
         Some("diagnose") => diagnose::run(&args[1..]),
+        Some("draft") => draft::run(&args[1..]),
         Some("check") => check::run(args.get(1).map_or("content", String::as_str)),
-        None | Some("help" | "--help" | "-h") => {
+        Some("compile") => compile::run(&args[1..]),
+        Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
             ExitCode::SUCCESS
+        }
+        // No command is a usage error: say how to use it, and fail so scripts notice.
+        None => {
+            eprint!("{USAGE}");
+            ExitCode::from(2)
         }
         Some("version" | "--version" | "-V") => {
             println!("headroom {}", env!("CARGO_PKG_VERSION"));

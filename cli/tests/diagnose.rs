@@ -55,3 +55,39 @@ fn unreadable_input_exits_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read /no/such/file.log"));
 }
+
+#[test]
+fn help_and_unknown_options_are_not_file_names() {
+    let out = diagnose(&["--help"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("headroom diagnose [FILE|-] [--json]"));
+    let out = diagnose(&["--jsno"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown option --jsno"));
+    let bare = Command::new(env!("CARGO_BIN_EXE_headroom")).output().unwrap();
+    assert_eq!(bare.status.code(), Some(2), "no command is a usage error");
+    assert!(String::from_utf8_lossy(&bare.stderr).contains("USAGE"));
+}
+
+/// A gigabyte with no line break is streamed through the diagnoser, not held:
+/// under a 200 MB address-space limit, 300 MB of NUL bytes still read.
+#[test]
+fn a_huge_input_is_read_in_bounded_memory() {
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(format!("head -c 300M /dev/zero | (ulimit -v 200000; exec '{}' diagnose)", env!("CARGO_BIN_EXE_headroom")))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("No OOM found in 1 line(s)"));
+}
+
+#[test]
+fn a_utf16_log_from_powershell_is_read() {
+    let text = "Traceback (most recent call last):\r\nRuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\r\n";
+    let mut bytes = vec![0xFF, 0xFE];
+    bytes.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    let out = diagnose(&["--json"], &bytes);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((json["oom"].as_bool(), json["memory"].as_str()), (Some(true), Some("gpu")));
+}
