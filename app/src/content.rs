@@ -1,19 +1,48 @@
-//! The runbooks, compiled from `content/` at build time (see build.rs), and
-//! their search index, built once on first use.
+//! The runbooks, read at start-up from `content.json` beside the page (written
+//! by `cargo xtask dist` or `headroom compile`, so new write-ups need no
+//! rebuild of the app), and their search index, built once on first use.
 
+use headroom_core::publish::CONTENT_FILE;
 use headroom_core::runbook::Runbook;
 use headroom_core::search::SearchIndex;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 
-static RUNBOOKS: LazyLock<Vec<Runbook>> = LazyLock::new(|| {
-    // build.rs wrote this with serde_json from headroom-core's own types, so it always parses.
-    serde_json::from_str(include_str!(concat!(env!("OUT_DIR"), "/runbooks.json"))).unwrap_or_default()
-});
-
+static RUNBOOKS: OnceLock<Vec<Runbook>> = OnceLock::new();
+static LOAD_ERROR: OnceLock<String> = OnceLock::new();
 static INDEX: LazyLock<SearchIndex> = LazyLock::new(|| SearchIndex::build(runbooks()));
 
+/// Reads `content.json`; called once before the app mounts. A failure leaves
+/// no runbooks and a message for the page (Diagnose and Budget still work).
+pub async fn load() {
+    match fetch_text(CONTENT_FILE).await.and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string())) {
+        Ok(runbooks) => {
+            let _ = RUNBOOKS.set(runbooks);
+        }
+        Err(e) => {
+            let _ = LOAD_ERROR.set(format!("The runbooks could not be loaded ({CONTENT_FILE}: {e})."));
+        }
+    }
+}
+
+async fn fetch_text(url: &str) -> Result<String, String> {
+    let js = |e: wasm_bindgen::JsValue| e.as_string().unwrap_or_else(|| format!("{e:?}"));
+    let response: web_sys::Response =
+        JsFuture::from(leptos::prelude::window().fetch_with_str(url)).await.map_err(js)?.unchecked_into();
+    if !response.ok() {
+        return Err(format!("HTTP {}", response.status()));
+    }
+    let text = JsFuture::from(response.text().map_err(js)?).await.map_err(js)?;
+    text.as_string().ok_or_else(|| "not text".into())
+}
+
 pub fn runbooks() -> &'static [Runbook] {
-    &RUNBOOKS
+    RUNBOOKS.get().map_or(&[], Vec::as_slice)
+}
+
+pub fn load_error() -> Option<&'static str> {
+    LOAD_ERROR.get().map(String::as_str)
 }
 
 pub fn index() -> &'static SearchIndex {

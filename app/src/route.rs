@@ -22,6 +22,8 @@ pub enum Route {
         slug: String,
     },
     Diagnose,
+    /// The write-up editor (its draft lives in the tab's sessionStorage, not the URL).
+    Write,
     /// The calculator's fields that differ from the defaults, as a query string.
     Budget {
         state: String,
@@ -51,6 +53,7 @@ impl Route {
             }
             ["runbooks", slug] => Route::Runbook { slug: query_string::decode(slug) },
             ["diagnose"] => Route::Diagnose,
+            ["write"] => Route::Write,
             ["budget"] => Route::Budget { state: query.to_string() },
             ["about"] => Route::About,
             _ => Route::NotFound { path: query_string::decode(path) },
@@ -76,6 +79,7 @@ impl Route {
             }
             Route::Runbook { slug } => format!("#/runbooks/{}", query_string::encode(slug)),
             Route::Diagnose => "#/diagnose".into(),
+            Route::Write => "#/write".into(),
             Route::Budget { state } if state.is_empty() => "#/budget".into(),
             Route::Budget { state } => format!("#/budget?{state}"),
             Route::About => "#/about".into(),
@@ -89,6 +93,7 @@ impl Route {
             Route::Home => "Home",
             Route::Runbooks(_) | Route::Runbook { .. } => "Runbooks",
             Route::Diagnose => "Diagnose",
+            Route::Write => "Write up",
             Route::Budget { .. } => "Budget",
             Route::About => "About",
             Route::NotFound { .. } => "Not found",

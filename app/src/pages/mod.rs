@@ -6,3 +6,4 @@ pub mod diagnose;
 pub mod home;
 pub mod not_found;
 pub mod runbooks;
+pub mod write;

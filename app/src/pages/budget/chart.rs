@@ -13,15 +13,17 @@ struct Segment {
 }
 
 fn bar(segments: Vec<Segment>, limit: Bytes, limit_label: &'static str) -> impl IntoView {
-    let total: u64 = segments.iter().map(|s| s.bytes.0).sum();
-    let scale_max = total.max(limit.0).max(1) as f64;
+    // Saturating: a part too large to hold makes the total "more than", never a wrapped figure.
+    let total: Bytes = segments.iter().map(|s| s.bytes).sum();
+    let drawn: f64 = segments.iter().map(|s| s.bytes.as_f64()).sum();
+    let scale_max = drawn.max(limit.as_f64()).max(1.0);
     let mut x = 0.0;
     let rects = segments
         .iter()
         .enumerate()
         .filter(|(_, s)| s.bytes.0 > 0)
         .map(|(i, s)| {
-            let w = s.bytes.0 as f64 / scale_max * WIDTH;
+            let w = s.bytes.as_f64() / scale_max * WIDTH;
             let rect = view! {
                 <rect x=format!("{x:.2}") y="4" width=format!("{w:.2}") height="28" class=format!("seg seg-{i}")>
                     <title>{format!("{}: {}", s.label, s.bytes)}</title>
@@ -31,7 +33,7 @@ fn bar(segments: Vec<Segment>, limit: Bytes, limit_label: &'static str) -> impl 
             rect
         })
         .collect_view();
-    let limit_x = limit.0 as f64 / scale_max * WIDTH;
+    let limit_x = limit.as_f64() / scale_max * WIDTH;
     let legend = segments
         .iter()
         .enumerate()
@@ -40,7 +42,7 @@ fn bar(segments: Vec<Segment>, limit: Bytes, limit_label: &'static str) -> impl 
         .collect_view();
     view! {
         <svg class="stacked-bar" viewBox=format!("0 0 {WIDTH} 36") role="img"
-             aria-label=format!("total {} against {limit_label} {}", Bytes(total), limit)>
+             aria-label=format!("total {total} against {limit_label} {limit}")>
             {rects}
             <line x1=format!("{limit_x:.2}") x2=format!("{limit_x:.2}") y1="0" y2="36" class="limit" />
         </svg>

@@ -3,8 +3,9 @@
 //! keeping the last good value in the calculation.
 
 use headroom_core::budget::fields::{self, Field, Kind, Section, FIELDS};
-use headroom_core::budget::model::from_hf_config;
+use headroom_core::budget::hf_config;
 use headroom_core::budget::Plan;
+use headroom_core::units::grouped;
 use leptos::prelude::*;
 
 #[component]
@@ -23,6 +24,7 @@ pub fn Form(plan: RwSignal<Plan>) -> impl IntoView {
             <HfConfig plan=plan />
             {group(Section::Training, "Training / inference")}
             {group(Section::Gpu, "GPU")}
+            {group(Section::Vllm, "vLLM (serving, or an RL rollout beside training)")}
             {group(Section::Host, "Host RAM per node (DataLoaders, SLURM)")}
         </form>
     }
@@ -75,33 +77,43 @@ fn FieldInput(field: &'static Field, plan: RwSignal<Plan>) -> impl IntoView {
             <label for=id>{field.label}</label>
             {control}
             <span class="help">{field.help}</span>
-            <span class="error" id=error_id role="status">{move || error.get().unwrap_or_default()}</span>
+            // Read with its field (aria-describedby), not as one of dozens of live regions.
+            <span class="error" id=error_id>{move || error.get().unwrap_or_default()}</span>
         </div>
     }
 }
 
-/// Paste a Hugging Face config.json to set the model's shape and size.
+/// Paste a Hugging Face config.json to set the model's shape and size. The
+/// values are checked like typed ones; keys it could not use are named.
 #[component]
 fn HfConfig(plan: RwSignal<Plan>) -> impl IntoView {
     let text = RwSignal::new(String::new());
-    let message: RwSignal<Option<Result<String, String>>> = RwSignal::new(None);
+    let message: RwSignal<Option<Result<Vec<String>, Vec<String>>>> = RwSignal::new(None);
+    let use_it = move |_| {
+        let outcome = hf_config::read(&text.get()).map_err(|e| vec![e]).and_then(|import| {
+            let mut next = plan.get_untracked();
+            hf_config::apply(&mut next, &import)?;
+            plan.set(next);
+            let mut lines =
+                vec![format!("{} ({}): {} parameters.", import.name, import.family, grouped(import.params))];
+            lines.extend(import.notes.iter().map(|n| format!("Assumed: {n}.")));
+            if !import.unused.is_empty() {
+                lines.push(format!("Not used: {}.", import.unused.join(", ")));
+            }
+            Ok(lines)
+        });
+        message.set(Some(outcome));
+    };
     view! {
         <details class="hf-config">
             <summary>"Use a Hugging Face config.json"</summary>
             <label for="hf-config-text" class="visually-hidden">"config.json"</label>
             <textarea id="hf-config-text" rows="5" placeholder="{ \"hidden_size\": 4096, \"num_hidden_layers\": 32, ... }"
                 on:input=move |ev| text.set(event_target_value(&ev))></textarea>
-            <button type="button" on:click=move |_| match from_hf_config(&text.get()) {
-                Ok(model) => {
-                    let summary = format!("{}: {:.2} B parameters", model.name, model.params as f64 / 1e9);
-                    plan.update(|p| p.gpu.model = model);
-                    message.set(Some(Ok(summary)));
-                }
-                Err(e) => message.set(Some(Err(e))),
-            }>"Use it"</button>
+            <button type="button" on:click=use_it>"Use it"</button>
             {move || message.get().map(|m| match m {
-                Ok(ok) => view! { <p class="ok">{ok}</p> }.into_any(),
-                Err(e) => view! { <p class="error">{e}</p> }.into_any(),
+                Ok(lines) => view! { <div class="ok">{lines.into_iter().map(|l| view! { <p>{l}</p> }).collect_view()}</div> }.into_any(),
+                Err(errors) => view! { <div class="error">{errors.into_iter().map(|l| view! { <p>{l}</p> }).collect_view()}</div> }.into_any(),
             })}
         </details>
     }

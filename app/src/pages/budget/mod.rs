@@ -2,18 +2,24 @@
 //! results recomputed on every change, the whole state in the URL, and the
 //! result exportable as markdown for a write-up.
 
+mod answers;
+mod calibrate;
 mod chart;
+mod deepspeed;
+mod defaults;
 mod form;
 
 use crate::clipboard::{self, CopyState};
 use crate::route::Route;
 use headroom_core::budget::{evaluate, fields, markdown, Plan, FORMULAS};
 use headroom_core::query_string;
+use headroom_core::units::grouped;
 use leptos::prelude::*;
 
 #[component]
 pub fn Budget(state: String) -> impl IntoView {
-    let mut initial = Plan::default();
+    // A link is the author's calculation; only a fresh page starts from the reader's machine.
+    let mut initial = if state.is_empty() { defaults::starting_plan() } else { Plan::default() };
     let url_errors = fields::apply(&mut initial, &query_string::parse(&state));
     let plan = RwSignal::new(initial);
     let budget = Memo::new(move |_| evaluate(&plan.get()));
@@ -33,18 +39,29 @@ pub fn Budget(state: String) -> impl IntoView {
     });
     let copy_state = RwSignal::new(CopyState::Idle);
 
+    let verdicts = Memo::new(move |_| {
+        let b = budget.get();
+        let word = |fits: bool| if fits { "fits" } else { "does not fit" };
+        format!("GPU memory {}; host RAM per node {}.", word(b.gpu.fits()), word(b.host.fits()))
+    });
     view! {
         <h1>"Memory budget"</h1>
-        <p class="lede">"Does the job fit on its GPUs and in its node's RAM, what is the largest micro batch, and which knob to turn. Every formula names its source."</p>
+        <p class="lede">"Does the job fit on its GPUs and in its node's RAM, what is the largest model, sequence and micro batch that would, what vLLM and DeepSpeed will say, and which knob to turn. Every formula names its source."</p>
         {(!url_errors.is_empty()).then(|| view! {
             <div class="notice bad" role="alert">
                 <p>"Some values in this link were not used:"</p>
-                <ul>{url_errors.iter().map(|e| view! { <li><code>{e.key.clone()}</code> ": " {e.message.clone()}</li> }).collect_view()}</ul>
+                <ul>{url_errors.shown.iter().map(|e| view! { <li><code>{e.key.clone()}</code> ": " {e.message.clone()}</li> }).collect_view()}</ul>
+                {(url_errors.more > 0).then(|| view! { <p class="small">{format!("…and {} more.", grouped(url_errors.more as u64))}</p> })}
             </div>
         })}
         <div class="budget-layout">
-            <form::Form plan=plan />
-            <section class="budget-results" aria-live="polite">
+            <div class="budget-inputs">
+                <form::Form plan=plan />
+                <defaults::RememberMachine plan=plan />
+            </div>
+            // One status, spoken when a verdict changes, not the whole section on every keystroke.
+            <p class="visually-hidden" role="status">{move || verdicts.get()}</p>
+            <section class="budget-results">
                 <h2>"GPU per device"</h2>
                 <chart::GpuChart budget=budget />
                 <p class="verdict">{move || {
@@ -56,13 +73,9 @@ pub fn Budget(state: String) -> impl IntoView {
                     let moved = budget.get().gpu.offloaded_to_host;
                     (moved.0 > 0).then(|| view! { <p>{format!("Offloaded to host RAM: {moved} per GPU process (count it in the node's budget below).")}</p> })
                 }}
-                {move || budget.get().gpu.rollout_kv_tokens.map(|tokens| view! {
-                    <p>{format!("The vLLM rollout's KV cache holds about {tokens} tokens after its copy of the weights.")}</p>
-                })}
-                <p>{move || match budget.get().max_micro_batch {
-                    Some(m) => format!("Largest micro batch that fits: {m} (now {}).", plan.get().gpu.micro_batch),
-                    None => "Not even a micro batch of 1 fits: change the model states first.".to_string(),
-                }}</p>
+
+                <answers::WhatFits plan=plan budget=budget />
+                <answers::VllmStartup budget=budget />
 
                 <h2>"Host RAM per node"</h2>
                 <chart::HostChart budget=budget />
@@ -94,6 +107,9 @@ pub fn Budget(state: String) -> impl IntoView {
                     }
                 }}
 
+                <deepspeed::DeepSpeedTables budget=budget />
+                <calibrate::Calibrate plan=plan />
+
                 <details class="formulas">
                     <summary>"How this is computed"</summary>
                     <ul>{FORMULAS.iter().map(|(formula, source)| view! { <li>{*formula} <span class="small">" (" {*source} ")"</span></li> }).collect_view()}</ul>
@@ -106,7 +122,7 @@ pub fn Budget(state: String) -> impl IntoView {
                 </button>
                 <details>
                     <summary>"Show markdown"</summary>
-                    <pre class="export"><code>{move || export.get()}</code></pre>
+                    <pre class="export" tabindex="0" aria-label="Budget as markdown"><code>{move || export.get()}</code></pre>
                 </details>
             </section>
         </div>

@@ -3,10 +3,14 @@
 //! freezes. Pasted text is only ever shown as text.
 
 mod result;
+mod write_it_up;
 
 use crate::content;
-use headroom_core::diagnose::{excerpt, Diagnoser, Diagnosis, ExcerptLine};
-use headroom_core::recommend::recommend;
+use gloo_file::Blob;
+use headroom_core::decode::Decoder;
+use headroom_core::diagnose::{excerpt, Diagnoser, ExcerptLine};
+use headroom_core::recommend::{report, Report};
+use headroom_core::units::Bytes;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
@@ -49,7 +53,7 @@ pub fn Diagnose() -> impl IntoView {
             area.set_value(contents);
         }
     };
-    let result: RwSignal<Option<(Diagnosis, Vec<Option<ExcerptLine>>)>> = RwSignal::new(None);
+    let result: RwSignal<Option<(Report, Vec<Option<ExcerptLine>>)>> = RwSignal::new(None);
     let progress: RwSignal<Option<f64>> = RwSignal::new(None);
     // Wall-clock time from input to result, and the part spent diagnosing
     // (the rest is the browser laying out a huge text box between chunks).
@@ -59,6 +63,18 @@ pub fn Diagnose() -> impl IntoView {
     let big_log: RwSignal<Option<String>> = RwSignal::new(None);
     // Each new input starts a new run; an older run notices and stops.
     let generation = StoredValue::new(0u64);
+
+    // The fixes and, when the whole text is at hand, the evidence in context.
+    let finish = move |diagnoser: Diagnoser, text: Option<&str>, started: f64, busy: f64| {
+        let finish_started = now_ms();
+        let report = report(diagnoser.finish(), content::runbooks());
+        let evidence_lines: Vec<usize> = report.evidence.iter().map(|e| e.line).collect();
+        let context = text.map(|t| excerpt(t, &evidence_lines, 2, 120)).unwrap_or_default();
+        compute_ms.set(busy + now_ms() - finish_started);
+        elapsed_ms.set(now_ms() - started);
+        progress.set(None);
+        result.set(Some((report, context)));
+    };
 
     let run = move |log: String| {
         generation.update_value(|g| *g += 1);
@@ -91,39 +107,58 @@ pub fn Diagnose() -> impl IntoView {
                     }
                 }
             }
-            let finish_started = now_ms();
-            let mut diagnosis = diagnoser.finish();
-            diagnosis.fixes = recommend(&diagnosis, &log, content::runbooks());
-            let evidence_lines: Vec<usize> = diagnosis.evidence.iter().map(|e| e.line).collect();
-            let context = excerpt(&log, &evidence_lines, 2, 120);
-            compute_ms.set(busy + now_ms() - finish_started);
-            elapsed_ms.set(now_ms() - started);
-            progress.set(None);
-            result.set(Some((diagnosis, context)));
+            finish(diagnoser, Some(&log), started, busy);
         });
     };
 
+    // A file is read in 1 MB slices (Blob.slice), decoded and fed as it comes:
+    // a 1 GB log never exists as one string, in JS or here. Small files are also
+    // kept whole, for the evidence in context.
     let load_file = move |file: web_sys::File| {
+        generation.update_value(|g| *g += 1);
+        let mine = generation.get_value();
         read_error.set(None);
+        result.set(None);
+        let name = file.name();
+        let size = file.size() as u64;
+        let blob = Blob::from(file);
+        let keep = size <= SHOWN_LIMIT as u64;
+        show("");
+        big_log.set(Some(format!("{name} ({}) read in full below.", Bytes(size))));
         spawn_local(async move {
-            match wasm_bindgen_futures::JsFuture::from(file.text()).await {
-                Ok(value) => {
-                    let contents = value.as_string().unwrap_or_default();
-                    if contents.len() > SHOWN_LIMIT {
-                        show("");
-                        big_log.set(Some(format!(
-                            "{} ({:.1} MB) was read in full below.",
-                            file.name(),
-                            contents.len() as f64 / 1e6
-                        )));
-                    } else {
-                        show(&contents);
-                        big_log.set(None);
+            let started = now_ms();
+            let mut busy = 0.0;
+            let (mut diagnoser, mut decoder) = (Diagnoser::new(), Decoder::new());
+            let mut kept = String::new();
+            let mut offset = 0;
+            while offset < size {
+                let end = (offset + CHUNK as u64).min(size);
+                let bytes = match gloo_file::futures::read_as_bytes(&blob.slice(offset, end)).await {
+                    Ok(bytes) => bytes,
+                    Err(e) => {
+                        read_error.set(Some(format!("Could not read {name}: {e}")));
+                        progress.set(None);
+                        return;
                     }
-                    run(contents);
+                };
+                if generation.get_value() != mine {
+                    return;
                 }
-                Err(_) => read_error.set(Some(format!("Could not read {} as text.", file.name()))),
+                let chunk_started = now_ms();
+                let text = decoder.decode(&bytes);
+                diagnoser.feed(&text);
+                busy += now_ms() - chunk_started;
+                if keep {
+                    kept.push_str(&text);
+                }
+                offset = end;
+                progress.set(Some(offset as f64 / size.max(1) as f64));
             }
+            diagnoser.feed(&decoder.finish());
+            if keep {
+                show(&kept);
+            }
+            finish(diagnoser, keep.then_some(kept.as_str()), started, busy);
         });
     };
 
@@ -168,8 +203,8 @@ pub fn Diagnose() -> impl IntoView {
         {move || read_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
         {move || big_log.get().map(|note| view! { <p class="notice">{note}</p> })}
         {move || progress.get().map(|p| view! {
-            <div class="progress" role="status">
-                <progress max="100" value=format!("{:.0}", p * 100.0)></progress>
+            <div class="progress">
+                <progress max="100" value=format!("{:.0}", p * 100.0) aria-label="Reading the log"></progress>
                 {format!(" reading… {:.0}%", p * 100.0)}
             </div>
         })}

@@ -2,15 +2,15 @@
 
 use crate::content;
 use crate::route::Route;
-use headroom_core::diagnose::{Diagnosis, ExcerptLine};
+use headroom_core::diagnose::ExcerptLine;
 use headroom_core::query_string;
-use headroom_core::recommend::{budget_fields, Fix};
+use headroom_core::recommend::{budget_fields, Fix, Report};
 use headroom_core::units::Bytes;
 use leptos::prelude::*;
 
 #[component]
 pub fn DiagnosisView(
-    diagnosis: Diagnosis,
+    diagnosis: Report,
     context: Vec<Option<ExcerptLine>>,
     elapsed_ms: f64,
     compute_ms: f64,
@@ -36,7 +36,9 @@ pub fn DiagnosisView(
     let budget = budget_fields(&diagnosis);
     let budget_link = (!budget.is_empty()).then(|| Route::Budget { state: query_string::build(budget) }.to_hash());
     view! {
-        <section class="diagnosis" data-elapsed-ms=format!("{elapsed_ms:.0}") data-compute-ms=format!("{compute_ms:.0}") aria-live="polite">
+        // Screen readers hear the verdict once per result, not the whole section.
+        <p class="visually-hidden" role="status">{diagnosis.summary.clone()}</p>
+        <section class="diagnosis" data-elapsed-ms=format!("{elapsed_ms:.0}") data-compute-ms=format!("{compute_ms:.0}")>
             <div class=verdict_class>
                 <h2 class="summary">{diagnosis.summary.clone()}</h2>
                 <div class="meta">
@@ -68,7 +70,7 @@ pub fn DiagnosisView(
             {(!context.is_empty()).then(|| view! {
                 <details class="context">
                     <summary>"The evidence in context"</summary>
-                    <div class="log-excerpt" role="region" aria-label="Log excerpt">
+                    <div class="log-excerpt" role="region" aria-label="Log excerpt" tabindex="0">
                         {context.into_iter().map(|line| match line {
                             Some(l) => view! {
                                 <div class=if l.evidence { "log-line hit" } else { "log-line" }>
@@ -86,6 +88,7 @@ pub fn DiagnosisView(
                     {diagnosis.fixes.iter().cloned().map(|fix| view! { <FixCard fix=fix /> }).collect_view()}
                 </div>
             })}
+            <super::write_it_up::WriteItUp report=diagnosis.clone() />
         </section>
     }
 }
@@ -95,6 +98,7 @@ fn FixCard(fix: Fix) -> impl IntoView {
     view! {
         <div class="fix-card" data-fix=fix.id>
             <h4>{fix.title} " " <span class="badge">{fix.id}</span></h4>
+            <p class="because">"Because " {fix.because}</p>
             <p class="detail">{fix.detail}</p>
             <p><strong>"Trade-off: "</strong>{fix.tradeoff}</p>
             <p><strong>"Verify: "</strong><code>{fix.verify}</code></p>

@@ -4,7 +4,7 @@
 use crate::content;
 use crate::route::{Route, RunbookFilter};
 use headroom_core::runbook::DocKind;
-use headroom_core::search::Query;
+use headroom_core::search::{Query, MAX_QUERY_CHARS};
 use leptos::prelude::*;
 
 const RESULTS_SHOWN: usize = 50;
@@ -44,6 +44,11 @@ pub fn RunbookList(filter: RunbookFilter) -> impl IntoView {
                 {move || results.get().stack_facets.into_iter().map(|(s, n)| facet_chip(s.as_str(), n, s, stack)).collect_view()}
             </div>
         </div>
+        {move || results.get().shortened.then(|| view! {
+            <p class="note" role="note">{format!(
+                "Only the first {MAX_QUERY_CHARS} characters of your search were used."
+            )}</p>
+        })}
         <p class="result-count" aria-live="polite">{move || match results.get().total {
             0 => "No runbook matches. Try fewer words, or clear the filters.".to_string(),
             1 => "1 runbook".to_string(),

@@ -4,4 +4,4 @@ mod list;
 mod page;
 
 pub use list::RunbookList;
-pub use page::RunbookPage;
+pub use page::{Article, RunbookPage};

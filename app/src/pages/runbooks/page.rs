@@ -11,7 +11,7 @@ use leptos::prelude::*;
 #[component]
 pub fn RunbookPage(slug: String) -> impl IntoView {
     match content::by_slug(&slug) {
-        Some(runbook) => view! { <Article runbook=runbook /> }.into_any(),
+        Some(runbook) => view! { <Article runbook=runbook.clone() /> }.into_any(),
         None => view! {
             <h1>"Runbook not found"</h1>
             <p>"No runbook is called " <code>{slug}</code> ". " <a href="#/runbooks">"See all runbooks"</a> "."</p>
@@ -20,8 +20,9 @@ pub fn RunbookPage(slug: String) -> impl IntoView {
     }
 }
 
+/// A compiled runbook: the page of `content/` write-ups, and the editor's preview.
 #[component]
-fn Article(runbook: &'static Runbook) -> impl IntoView {
+pub fn Article(runbook: Runbook) -> impl IntoView {
     let kind = match runbook.kind {
         DocKind::Incident => "Incident",
         DocKind::Guide => "Guide",
@@ -54,7 +55,7 @@ fn Article(runbook: &'static Runbook) -> impl IntoView {
                 <section>
                     <h2>"Fixes"</h2>
                     <div class="fix-cards">
-                        {runbook.fixes.iter().map(|fix| view! { <FixCard fix=fix /> }).collect_view()}
+                        {runbook.fixes.iter().map(|fix| view! { <FixCard fix=fix.clone() /> }).collect_view()}
                     </div>
                 </section>
             })}
@@ -71,7 +72,7 @@ fn Article(runbook: &'static Runbook) -> impl IntoView {
                         {runbook.verification.iter().map(|step| view! {
                             <li>
                                 <span>{step.text.clone()}</span>
-                                {step.command.clone().map(|c| view! { <Command text=c /> })}
+                                {step.commands.iter().map(|c| view! { <Command text=c.clone() /> }).collect_view()}
                             </li>
                         }).collect_view()}
                     </ol>
@@ -99,7 +100,7 @@ fn Article(runbook: &'static Runbook) -> impl IntoView {
 }
 
 #[component]
-fn FixCard(fix: &'static Fix) -> impl IntoView {
+fn FixCard(fix: Fix) -> impl IntoView {
     view! {
         <div class="fix-card">
             <h3>{fix.title.clone()}</h3>
