@@ -26,3 +26,14 @@ pub fn open_site() -> (server::StaticServer, webdriver::Browser) {
     let browser = webdriver::Browser::launch().expect("launch headless Chromium");
     (site, browser)
 }
+
+/// Puts `text` in the Diagnose page's log box as a paste would (typing megabytes
+/// key by key would test nothing).
+pub fn paste_log(browser: &webdriver::Browser, text: &str) {
+    browser
+        .execute(
+            "const box = document.getElementById('log-input'); box.value = arguments[0]; box.dispatchEvent(new Event('input', {bubbles: true}));",
+            vec![serde_json::json!(text)],
+        )
+        .expect("paste into the log box");
+}

@@ -5,13 +5,30 @@
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread;
 
-/// A running server; it lives as long as the process (tests and `xtask serve`).
+/// A running server; it lives as long as the process (tests and `xtask serve`)
+/// unless stopped, after which connections are refused as if the site were gone.
 pub struct StaticServer {
     pub addr: SocketAddr,
     /// The URL of the site's index, with a trailing slash.
     pub url: String,
+    stopped: Arc<AtomicBool>,
+    accepting: Mutex<Option<thread::JoinHandle<()>>>,
+}
+
+impl StaticServer {
+    /// Closes the listening socket: later requests fail like a network outage.
+    pub fn stop(&self) {
+        self.stopped.store(true, Ordering::SeqCst);
+        // Wake the blocking accept so it sees the flag and drops the listener, and wait for that.
+        let _ = TcpStream::connect(self.addr);
+        if let Some(accepting) = self.accepting.lock().ok().and_then(|mut a| a.take()) {
+            let _ = accepting.join();
+        }
+    }
 }
 
 /// Serves `root` at `http://127.0.0.1:<port><mount>` where `mount` is `/` or a
@@ -22,8 +39,13 @@ pub fn serve(root: &Path, port: u16, mount: &str) -> std::io::Result<StaticServe
     let mount = format!("/{}/", mount.trim_matches('/')).replace("//", "/");
     let url = format!("http://{addr}{mount}");
     let root = root.to_path_buf();
-    thread::spawn(move || {
+    let stopped = Arc::new(AtomicBool::new(false));
+    let stop = stopped.clone();
+    let accepting = thread::spawn(move || {
         for stream in listener.incoming().flatten() {
+            if stop.load(Ordering::SeqCst) {
+                break;
+            }
             let root = root.clone();
             let mount = mount.clone();
             thread::spawn(move || {
@@ -31,7 +53,7 @@ pub fn serve(root: &Path, port: u16, mount: &str) -> std::io::Result<StaticServe
             });
         }
     });
-    Ok(StaticServer { addr, url })
+    Ok(StaticServer { addr, url, stopped, accepting: Mutex::new(Some(accepting)) })
 }
 
 fn handle(mut stream: TcpStream, root: &Path, mount: &str) -> std::io::Result<()> {
@@ -95,6 +117,7 @@ fn mime(file: &Path) -> &'static str {
         "css" => "text/css; charset=utf-8",
         "svg" => "image/svg+xml",
         "json" => "application/json",
+        "webmanifest" => "application/manifest+json",
         "png" => "image/png",
         "ico" => "image/x-icon",
         _ => "application/octet-stream",

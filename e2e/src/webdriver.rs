@@ -44,6 +44,7 @@ impl Browser {
             .map_err(|e| format!("cannot start {chromedriver}: {e} (install chromium-driver)"))?;
         let base = format!("http://127.0.0.1:{port}");
         let profile = TempDir::new("headroom-chromium")?;
+        let downloads = format!("{}/downloads", profile.path);
         let mut browser = Browser { driver, base, session: String::new(), _profile: profile };
         browser.wait_ready()?;
         let capabilities = json!({
@@ -57,7 +58,11 @@ impl Browser {
                         "--disable-background-networking", "--disable-component-update", "--disable-sync",
                         "--no-first-run", "--disable-quic", "--window-size=1280,900",
                         format!("--user-data-dir={}", browser._profile.path),
-                    ]
+                    ],
+                    "prefs": {
+                        "download.default_directory": downloads,
+                        "download.prompt_for_download": false
+                    }
                 }
             }}
         });
@@ -105,12 +110,31 @@ impl Browser {
         self.session_call("POST", "/url", Some(json!({ "url": url }))).map(drop)
     }
 
+    /// Opens a new tab, switches to it and loads `url`: a bookmark opened afresh.
+    pub fn open_in_new_tab(&self, url: &str) -> Result<()> {
+        let tab = self.session_call("POST", "/window/new", Some(json!({ "type": "tab" })))?;
+        let handle = tab["handle"].as_str().ok_or("no handle for the new tab")?.to_string();
+        self.session_call("POST", "/window", Some(json!({ "handle": handle })))?;
+        self.goto(url)
+    }
+
+    /// Runs an async script (its last argument is the callback) and returns what it passed back.
+    pub fn execute_async(&self, script: &str, args: Vec<Value>) -> Result<Value> {
+        self.session_call("POST", "/execute/async", Some(json!({ "script": script, "args": args })))
+    }
+
     pub fn current_url(&self) -> Result<String> {
         Ok(self.session_call("GET", "/url", None)?.as_str().unwrap_or_default().to_string())
     }
 
     pub fn title(&self) -> Result<String> {
         Ok(self.session_call("GET", "/title", None)?.as_str().unwrap_or_default().to_string())
+    }
+
+    /// The text of a file the page downloaded, once the download has finished (up to 10 s).
+    pub fn downloaded(&self, name: &str) -> Result<String> {
+        let path = std::path::Path::new(&self._profile.path).join("downloads").join(name);
+        self.wait_until(&format!("the download {name}"), || Ok(std::fs::read_to_string(&path).ok()))
     }
 
     /// Runs a script in the page and returns its JSON result.
@@ -146,8 +170,18 @@ impl Browser {
     }
 
     /// Polls `probe` every 50 ms until it yields a value or 10 s pass.
-    pub fn wait_until<T>(&self, what: &str, mut probe: impl FnMut() -> Result<Option<T>>) -> Result<T> {
-        let deadline = Instant::now() + Duration::from_secs(10);
+    pub fn wait_until<T>(&self, what: &str, probe: impl FnMut() -> Result<Option<T>>) -> Result<T> {
+        self.wait_until_within(what, Duration::from_secs(10), probe)
+    }
+
+    /// [`Browser::wait_until`] with a longer patience, for work that takes long by design.
+    pub fn wait_until_within<T>(
+        &self,
+        what: &str,
+        patience: Duration,
+        mut probe: impl FnMut() -> Result<Option<T>>,
+    ) -> Result<T> {
+        let deadline = Instant::now() + patience;
         loop {
             // A stale element between find and read is normal while the page re-renders.
             if let Ok(Some(value)) = probe() {
@@ -155,7 +189,7 @@ impl Browser {
             }
             if Instant::now() > deadline {
                 let url = self.current_url().unwrap_or_default();
-                return Err(format!("timed out after 10 s waiting for {what} at {url}"));
+                return Err(format!("timed out after {} s waiting for {what} at {url}", patience.as_secs()));
             }
             std::thread::sleep(Duration::from_millis(50));
         }
@@ -197,6 +231,11 @@ impl Browser {
             .collect();
         let body = json!({ "actions": [{ "type": "key", "id": "keyboard", "actions": actions }] });
         self.session_call("POST", "/actions", Some(body)).map(drop)
+    }
+
+    /// Resizes the browser window (CSS pixels), e.g. to a phone's 390 x 844.
+    pub fn set_window_size(&self, width: u32, height: u32) -> Result<()> {
+        self.session_call("POST", "/window/rect", Some(json!({ "width": width, "height": height }))).map(drop)
     }
 
     /// How many resources the page has fetched so far (the Resource Timing

@@ -30,6 +30,14 @@ fn every_route_renders_without_console_errors_or_late_requests() {
         heading(&browser, expected_heading);
         assert_eq!(browser.attribute(&nav, "aria-current").unwrap().as_deref(), Some("page"));
         assert!(browser.title().unwrap().starts_with(link), "title follows the page");
+        // Focus moves to the new page's heading, so it is announced and the keyboard starts there.
+        let focused = browser
+            .wait_until("focus on the heading", || {
+                let tag = browser.execute("return document.activeElement.tagName", vec![])?;
+                Ok((tag == "H1").then_some(tag))
+            })
+            .unwrap();
+        assert_eq!(focused, "H1");
     }
 
     browser.click(&browser.wait_for(".brand").unwrap()).unwrap();
@@ -38,6 +46,7 @@ fn every_route_renders_without_console_errors_or_late_requests() {
     // Deep links work under the sub-path, including a route that does not exist.
     browser.goto(&format!("{}#/runbooks/adam-first-step-oom-shared-gpu", site.url)).unwrap();
     heading(&browser, "Adam's state does not fit");
+    assert!(browser.title().unwrap().starts_with("Adam's state does not fit"), "a runbook's own title");
     browser.goto(&format!("{}#/no/such/page", site.url)).unwrap();
     heading(&browser, "Page not found");
 

@@ -1,8 +1,9 @@
 //! Any `key=value&...` as a shared calculator link: applying it and
-//! evaluating the plan must never panic.
+//! evaluating the plan must never panic; nor reading the same bytes as a
+//! pasted config.json or as pasted memory measurements.
 #![no_main]
 
-use headroom_core::budget::{evaluate, fields, markdown, Plan};
+use headroom_core::budget::{calibrate, evaluate, fields, hf_config, markdown, Plan};
 use headroom_core::query_string;
 use libfuzzer_sys::fuzz_target;
 
@@ -12,4 +13,8 @@ fuzz_target!(|data: &[u8]| {
     let _ = fields::apply(&mut plan, &query_string::parse(&text));
     let budget = evaluate(&plan);
     let _ = markdown(&plan, &budget, "");
+    if let Ok(import) = hf_config::read(&text) {
+        let _ = hf_config::apply(&mut plan, &import);
+    }
+    let _ = calibrate::calibrate(&plan, &text);
 });

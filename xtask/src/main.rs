@@ -67,8 +67,9 @@ fn test() -> Result<(), String> {
     let dist = root().join("target").join("e2e-dist");
     site::dist(&dist)?;
     size::report(&dist, false)?;
-    let mut e2e = cargo(&["test", "-p", "e2e", "--tests", "--", "--test-threads=1"]);
-    e2e.env("HEADROOM_DIST", &dist);
+    // --nocapture: the browser tests print what they measure (start-up, 1 GB, 10 MB timings).
+    let mut e2e = cargo(&["test", "-p", "e2e", "--tests", "--", "--test-threads=1", "--nocapture"]);
+    e2e.env("HEADROOM_DIST", &dist).env("AXE_SCRIPT", tools::axe_script());
     step("end-to-end tests in headless Chromium", e2e)
 }
 

@@ -12,6 +12,9 @@ pub fn dist(out: &Path) -> Result<PathBuf, String> {
     let mut build = Command::new("trunk");
     build.args(["build", "--release", "--offline", "--dist"]).arg(out).current_dir(root());
     step("trunk build --release --offline", build)?;
+    // The runbooks as data beside the app, and the service worker's list of this build's files.
+    let count = headroom_core::publish::publish(&root().join("content"), out).map_err(|e| e.to_string())?;
+    eprintln!("xtask: {count} write-ups in {}", out.join(headroom_core::publish::CONTENT_FILE).display());
     check(out)?;
     eprintln!("xtask: the site is in {} (copy it anywhere; every URL is relative)", out.display());
     Ok(out.to_path_buf())

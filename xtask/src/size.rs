@@ -1,4 +1,4 @@
-//! The size a visitor downloads: each wasm, JS and CSS file of the built site,
+//! The size a visitor downloads: each wasm, JS, CSS and JSON file of the built site,
 //! raw and gzipped (`gzip -9`, as a web server would send it), as a markdown
 //! table for README's Performance section (`cargo xtask size --write` puts it
 //! there, between the `size:start` and `size:end` markers).
@@ -30,7 +30,7 @@ fn table(dist: &Path) -> Result<String, String> {
     let entries = std::fs::read_dir(dist).map_err(|e| format!("{}: {e}", dist.display()))?;
     for entry in entries.flatten() {
         let path = entry.path();
-        if !matches!(path.extension().and_then(|e| e.to_str()), Some("wasm" | "js" | "css")) {
+        if !matches!(path.extension().and_then(|e| e.to_str()), Some("wasm" | "js" | "css" | "json")) {
             continue;
         }
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
@@ -53,6 +53,10 @@ fn describe(file_name: &str) -> &'static str {
         "app (wasm)"
     } else if file_name == "boot.js" {
         "loader (boot.js)"
+    } else if file_name == "sw.js" {
+        "service worker (sw.js)"
+    } else if file_name.ends_with(".json") {
+        "runbooks (content.json)"
     } else if file_name.ends_with(".js") {
         "wasm-bindgen glue (JS)"
     } else {

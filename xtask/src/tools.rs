@@ -77,13 +77,37 @@ fn ensure_wasm_opt() -> Result<(), String> {
     apt_install(&["binaryen"])
 }
 
-/// Chromium and its WebDriver, from Debian.
+/// Chromium and its WebDriver, from Debian; axe-core (from npm) for the accessibility audit.
 pub fn ensure_browser() -> Result<(), String> {
     let have = |p: &str| std::path::Path::new(p).exists();
-    if have("/usr/bin/chromium") && have("/usr/bin/chromedriver") {
+    if !(have("/usr/bin/chromium") && have("/usr/bin/chromedriver")) {
+        apt_install(&["chromium", "chromium-driver"])?;
+    }
+    ensure_axe()
+}
+
+/// The version of axe-core the e2e audit injects; `AXE_SCRIPT` is where it lands.
+const AXE_VERSION: &str = "4.14.1";
+
+pub fn axe_script() -> std::path::PathBuf {
+    root().join(".tools/node_modules/axe-core/axe.min.js")
+}
+
+fn ensure_axe() -> Result<(), String> {
+    let installed = root().join(".tools/node_modules/axe-core/package.json");
+    let version = std::fs::read_to_string(&installed).unwrap_or_default();
+    if version.contains(&format!("\"version\": \"{AXE_VERSION}\"")) {
         return Ok(());
     }
-    apt_install(&["chromium", "chromium-driver"])
+    if output("npm", &["--version"]).is_none() {
+        apt_install(&["nodejs", "npm"])?;
+    }
+    let mut install = Command::new("npm");
+    install
+        .args(["install", "--no-audit", "--no-fund", "--prefix"])
+        .arg(root().join(".tools"))
+        .arg(format!("axe-core@{AXE_VERSION}"));
+    step(&format!("installing axe-core {AXE_VERSION} (npm)"), install)
 }
 
 fn apt_install(packages: &[&str]) -> Result<(), String> {
