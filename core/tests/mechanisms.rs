@@ -132,3 +132,90 @@ fn a_tensorflow_warning_that_is_not_a_failure() {
     let r = corpus("tffrcnn68-bfc-not-a-failure-warnings-wrapped");
     assert_eq!((r.oom, r.memory), (false, MemoryKind::Gpu));
 }
+
+fn ids(r: &Report) -> Vec<&str> {
+    r.fixes.iter().map(|f| f.id).collect()
+}
+
+#[test]
+fn cannot_allocate_memory_from_the_locked_memory_limit_is_not_an_oom() {
+    // "NCCL WARN Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory"
+    for id in [
+        "nccltests206-ibv-reg-mr-cannot-allocate-memory-ulimit-l",
+        "mlperfautomations664-ucx-memlock-8192kb-docker-daemon",
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (false, MemoryKind::None), "{id}");
+        assert_eq!(ids(&r)[0], "not_oom_fix", "{id}");
+        assert!(r.fixes[0].detail.contains("memlock"), "{id}: {}", r.fixes[0].detail);
+    }
+}
+
+#[test]
+fn scheduler_and_eviction_look_alikes_say_what_they_are() {
+    let walltime = corpus("noaaevs78-pbs-walltime-exceeded-grep-prefixed");
+    assert_eq!((walltime.oom, walltime.memory, ids(&walltime)[0]), (false, MemoryKind::None, "not_oom_fix"));
+    assert!(walltime.fixes[0].detail.contains("walltime"));
+    let disk = corpus("hushhouse8-k8s-evicted-ephemeral-storage-ki-request-0");
+    assert_eq!((disk.oom, disk.memory, ids(&disk)[0]), (false, MemoryKind::None, "not_oom_fix"));
+    assert!(disk.fixes[0].detail.contains("ephemeral-storage"));
+}
+
+#[test]
+fn a_gpu_the_log_shows_free_rules_memory_out() {
+    // "Could not create cudnn handle" beside "Memory usage: 11372396544 bytes free, 11539054592 bytes total."
+    let r = corpus("jax23162-cudnn-internal-error-memory-usage-all-free");
+    assert_eq!((r.numbers.free, r.numbers.capacity), (Some(11_372_396_544), Some(11_539_054_592)));
+    assert_eq!((r.oom, r.memory, ids(&r)[0]), (false, MemoryKind::None, "not_oom_fix"));
+    assert!(r.fixes[0].because.contains("free"), "{}", r.fixes[0].because);
+}
+
+#[test]
+fn zshs_job_report_is_the_shells_killed() {
+    // "[1]    9301 killed     python3 scripts/dream.py"
+    let r = corpus("invokeai342-wsl-zsh-lowercase-killed-model-load");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Host));
+}
+
+#[test]
+fn slurm_limits_printed_in_bytes() {
+    // "exceeded memory limit (169384386560 > 161061273600)": bytes, not KiB.
+    let r = corpus("mmf574-job-exceeded-memory-limit-bytes-num-workers");
+    assert_eq!((r.numbers.rss, r.numbers.job_limit), (Some(169_384_386_560), Some(161_061_273_600)));
+}
+
+#[test]
+fn old_wording_hard_wrapped_by_an_email_reply() {
+    // "(GPU 0;\n14.76 GiB total capacity; 12.29 GiB already allocated; 945.75 MiB free;\n12.57 GiB reserved ..."
+    let r = corpus("bnb65-wrapped-oom-quoted-by-maintainer-email");
+    assert_eq!((r.numbers.capacity, r.numbers.allocated_by_pytorch), (Some(gib(14.76)), Some(gib(12.29))));
+    assert_eq!(r.numbers.free, Some((945.75 * 1048576.0_f64).round() as u64));
+}
+
+#[test]
+fn one_huge_array_is_shrunk_not_given_more_ram() {
+    // "MemoryError: Unable to allocate 201. GiB for an array with shape (2999, 2999, 2999)"
+    let r = corpus("numpy17595-meshgrid-201gib-int64-trailing-dot");
+    assert_eq!(ids(&r)[0], "other");
+    assert!(r.fixes[0].detail.contains("dtype"), "{}", r.fixes[0].detail);
+}
+
+#[test]
+fn cudnn_and_cublas_workspace_failures_point_at_a_full_gpu() {
+    // PyTorch: another process first; TensorFlow: its up-front grab first.
+    let torch = corpus("marqo101-cudnn-no-valid-algorithm-gpu-oom");
+    assert_eq!(ids(&torch)[0], "free_other_process");
+    let tf = corpus("tf7072-windows-cublas-alloc-failed-tf-jenkins-paths");
+    assert_eq!(ids(&tf)[0], "other");
+    assert!(tf.fixes[0].detail.contains("set_memory_growth"), "{}", tf.fixes[0].detail);
+}
+
+#[test]
+fn vllm_kv_cache_nearly_long_enough_raises_the_utilization_first() {
+    // KV cache of 3792 tokens for a max_model_len of 4096: a little more of the GPU closes it.
+    let near = corpus("qanything289-chinese-prefix-kv-cache-3792-vs-4096");
+    assert_eq!(ids(&near)[..2], ["lower_gpu_mem_util", "smaller_seq_len"]);
+    // "No available memory for the cache blocks": vLLM's own advice is the utilization.
+    let none = corpus("vllm10439-compose-prefix-no-cache-blocks-qwen05b");
+    assert_eq!(ids(&none)[0], "lower_gpu_mem_util");
+}

@@ -158,7 +158,10 @@ impl Collector {
                 keep_first(&mut n.requested, after(line, "Allocation of").and_then(leading_integer).map(Bytes))
             }
             "total-capacity" | "memory-in-use" | "allocated-by-pytorch" | "already-allocated" => {
-                self.read_current_wording(line)
+                self.read_current_wording(line);
+                // The old wording's parenthesis, hard-wrapped (an e-mail reply) so
+                // that its figures sit on a line of their own.
+                self.read_old_wording(line);
             }
             "total-vm" | "kernel-oom-kill" | "memcg-oom-kill" => {
                 keep_first(&mut n.total_vm, size_at(line, "total-vm:"));
@@ -188,6 +191,11 @@ impl Collector {
             }
             "numpy-unable-to-allocate" => keep_first(&mut n.requested, size_at(line, "Unable to allocate")),
             "tf-bfc-ran-out" => keep_first(&mut n.requested, size_at(line, "trying to allocate")),
+            "xla-memory-usage" => {
+                // XLA's cuDNN/cuBLAS handle errors: "Memory usage: 11372396544 bytes free, 11539054592 bytes total."
+                keep_first(&mut n.free, after(line, "Memory usage:").and_then(leading_integer).map(Bytes));
+                keep_first(&mut n.capacity, after(line, "free,").and_then(leading_integer).map(Bytes));
+            }
             "vllm-gpu-blocks" | "vllm-zero-blocks" if n.gpu_kv_blocks.is_none() => {
                 n.gpu_kv_blocks = after(line, "blocks:").and_then(grouped_integer);
             }
@@ -250,12 +258,15 @@ impl Collector {
                 }
             }
             "slurm-exceeded-step-limit" => {
-                // "exceeded memory limit (52917772 > 20971520)": KiB.
+                // "exceeded memory limit (52917772 > 20971520)": KiB in most SLURM
+                // versions, bytes in some. A limit that would be over 64 TiB in
+                // KiB is no node's: those figures are bytes.
                 if let Some(rest) = after(line, "exceeded memory limit") {
                     let used = leading_integer(rest);
                     let limit = rest.split_once('>').and_then(|(_, l)| leading_integer(l));
-                    keep_first(&mut n.rss, used.map(|u| Bytes(u.saturating_mul(KIB))));
-                    keep_first(&mut n.job_limit, limit.map(|l| Bytes(l.saturating_mul(KIB))));
+                    let unit = if limit.is_some_and(|l| l > 64 << 30) { 1 } else { KIB };
+                    keep_first(&mut n.rss, used.map(|u| Bytes(u.saturating_mul(unit))));
+                    keep_first(&mut n.job_limit, limit.map(|l| Bytes(l.saturating_mul(unit))));
                 }
             }
             _ => {}

@@ -55,6 +55,20 @@ pub fn is_shell_killed(segment: &str) -> bool {
     KILLED_WORDS.iter().any(|word| t == *word || job_report(t, word) || after_progress_bar(t, word))
 }
 
+/// zsh's job report, lowercase: `[1]    9301 killed     python3 train.py`
+/// (a job number, the pid, then the command).
+pub fn is_zsh_job_killed(segment: &str) -> bool {
+    let cleaned = clean(segment);
+    let mut words = cleaned.split_whitespace();
+    let job = words.next().and_then(|w| w.strip_prefix('[')).map(|w| w.trim_end_matches(['+', '-']));
+    let job =
+        job.and_then(|w| w.strip_suffix(']')).is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()));
+    // zsh marks the current job with a separate `+` (the previous with `-`).
+    let mut words = words.skip_while(|w| *w == "+" || *w == "-");
+    let pid = words.next().is_some_and(|w| w.bytes().all(|c| c.is_ascii_digit()));
+    job && pid && words.next() == Some("killed")
+}
+
 /// `… 0/2 [00:00<?, ?it/s]Killed`: a progress bar ends without a line break,
 /// so the shell's message lands on its line.
 fn after_progress_bar(t: &str, word: &str) -> bool {
@@ -192,6 +206,10 @@ mod tests {
         assert!(is_shell_killed("Loading checkpoint shards:   0%|          | 0/2 [00:00<?, ?it/s]Killed"));
         assert!(!is_shell_killed("已杀死服务器进程: 1234"), "a sentence, not a shell report");
         assert!(!is_shell_killed("Всего врагов Убито: 3"));
+        assert!(is_zsh_job_killed("[1]    9301 killed     python3 scripts/dream.py "));
+        assert!(is_zsh_job_killed("[2]  + 77 killed     python train.py"));
+        assert!(!is_zsh_job_killed("[1] worker 9301 killed by the supervisor"));
+        assert!(!is_zsh_job_killed("process 9301 killed     python3"));
     }
 
     #[test]

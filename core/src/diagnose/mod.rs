@@ -292,13 +292,14 @@ impl Diagnoser {
         }
         match signature.id {
             "bare-killed" if !lines::is_shell_killed(segment) => return,
+            "zsh-job-killed" if !lines::is_zsh_job_killed(segment) => return,
             "vllm-zero-blocks" if !figures::zero_gpu_blocks(segment) => return,
             "srun-task-killed" if scan::find_ci(segment, "task").is_none() => return,
             _ => {}
         }
         let evidence = match meaning {
             Meaning::Oom(kind) => {
-                if signature.id == "bare-killed" && !self.stack.contains(&Stack::Linux) {
+                if matches!(signature.id, "bare-killed" | "zsh-job-killed") && !self.stack.contains(&Stack::Linux) {
                     self.stack.push(Stack::Linux);
                 }
                 match self.oom_kinds.iter_mut().find(|(k, _)| *k == kind) {
@@ -398,6 +399,11 @@ impl Diagnoser {
         }
         let found = priority.into_iter().find(|k| self.oom_kinds.iter().any(|(kind, _)| kind == k));
         let oom = found.is_some();
+        if let Some(line) = found.map_or_else(|| free_gpu(self.suspect, &self.seen, &numbers), |_| None) {
+            self.not_oom
+                .push((GPU_MOSTLY_FREE, "the GPU was mostly free when this failed, so its memory is not the cause"));
+            self.seen.push((GPU_MOSTLY_FREE, line));
+        }
         // A look-alike that explains the failure outweighs a mere suspicion.
         let suspect = self.suspect.filter(|_| self.not_oom.is_empty());
         let memory = found.or(suspect.map(|(k, _)| k)).unwrap_or(MemoryKind::None);
@@ -426,6 +432,23 @@ impl Diagnoser {
         }
     }
 }
+
+/// A GPU failure that only suggests memory (a cuDNN handle that could not be
+/// created) while the log's own figures show most of the GPU free and nothing
+/// requested: memory is ruled out. XLA prints "Memory usage: N bytes free, M
+/// bytes total" beside such errors because a full GPU is the usual cause.
+/// Returns the suspect's line.
+fn free_gpu(suspect: Option<(MemoryKind, &str)>, seen: &[(&str, usize)], n: &Numbers) -> Option<usize> {
+    let (MemoryKind::Gpu, id) = suspect? else { return None };
+    let (free, total) = (n.free?, n.capacity?);
+    if n.requested.is_some() || free.saturating_mul(2) < total {
+        return None;
+    }
+    Some(seen.iter().find(|(s, _)| *s == id).map_or(1, |(_, l)| *l))
+}
+
+/// The look-alike id of [`free_gpu`].
+pub const GPU_MOSTLY_FREE: &str = "gpu-mostly-free";
 
 /// The phase: when data loading is what died on the host, that; otherwise the
 /// most specific hint in the log (a traceback that reached the optimizer also

@@ -117,6 +117,8 @@ pub const KILLED_WORDS: [&str; 10] = [
     "Ucciso",
 ];
 
+const MEMLOCK: &str = "pinning memory for RDMA hit the locked-memory limit (ulimit -l), not memory exhaustion";
+
 /// Windows' ERROR_COMMITMENT_LIMIT (1455) in the languages it ships most.
 const PAGING_FILE_TOO_SMALL: &[&str] = &[
     "页面文件太小",
@@ -212,6 +214,8 @@ pub const SIGNATURES: &[Signature] = &[
     Signature { also: PAGING_FILE_TOO_SMALL, ..sig("windows-paging-file", "paging file is too small", Oom(Host)) },
     sig("ray-node-low-memory", "node running low on memory", Oom(Host)),
     sig("zsh-killed", "zsh: killed", Oom(Host)),
+    // zsh's interactive job report: `[1]    9301 killed     python3 train.py`.
+    exact("zsh-job-killed", " killed ", Oom(Host)),
     // Go's exec package (Ollama and other Go launchers): the child got SIGKILL.
     sig("go-signal-killed", "signal: killed", Oom(Host)),
     sig("fish-sigkill", "terminated by signal SIGKILL", Oom(Host)),
@@ -283,6 +287,19 @@ pub const SIGNATURES: &[Signature] = &[
         "launch timed out and was terminated",
         NotOom("the display driver's watchdog (TDR) stopped a kernel that ran too long"),
     ),
+    // Pinning memory for RDMA (InfiniBand, UCX) fails with ENOMEM when the
+    // locked-memory limit (ulimit -l) is low, whatever RAM is free.
+    sig("memlock-limit", "ibv_reg_mr", NotOom(MEMLOCK)),
+    sig("memlock-limit", "umem_reg", NotOom(MEMLOCK)),
+    sig("memlock-limit", "max locked memory", NotOom(MEMLOCK)),
+    sig("memlock-limit", "ulimit -l", NotOom(MEMLOCK)),
+    sig("memlock-limit", "RLIMIT_MEMLOCK", NotOom(MEMLOCK)),
+    sig("pbs-walltime", "job killed: walltime", NotOom("PBS ended the job at its walltime limit")),
+    sig(
+        "k8s-evicted-disk",
+        "low on resource: ephemeral-storage",
+        NotOom("the node ran low on disk (ephemeral storage), not memory"),
+    ),
     sig("grpc-message-size", "larger than max", NotOom("a gRPC message is larger than the size limit")),
     word("quota-exceeded", "Quota", NotOom("a quota (cloud chips, a project limit) is used up, not memory")),
     sig(
@@ -302,6 +319,7 @@ pub const SIGNATURES: &[Signature] = &[
     sig("tried-to-allocate", "Tried to allocate", Figure),
     sig("reserved-in-total", "reserved in total by PyTorch", Figure),
     sig("tf-bfc-limit", "Limit:", Figure),
+    sig("xla-memory-usage", "bytes free,", Figure),
     sig("tpu-hbm-total", "Total hbm usage", Figure),
     sig("tpu-hlo-temp", "HLO temp", Figure),
     sig("tpu-padding", "Extra memory due to padding", Context),

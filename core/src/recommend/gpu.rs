@@ -69,6 +69,7 @@ pub(super) fn rank(d: &Diagnosis, out: &mut Ranking) {
     other_processes(&f, out);
     fragmentation(&f, out);
     ranks_share_a_gpu(&f, out);
+    workspace(&f, out);
     frameworks(&f, out);
     frames_and_phase(&f, out);
     settings(&f, out);
@@ -176,6 +177,44 @@ fn ranks_share_a_gpu(f: &Facts, out: &mut Ranking) {
     );
 }
 
+/// G-15: cuDNN or cuBLAS could not get memory for a handle or an
+/// algorithm's workspace. They allocate outside the framework's allocator, at
+/// their first call, so they are what fails when the GPU is already full:
+/// held by another process, or taken up front by TensorFlow or XLA (F-19, F-20).
+fn workspace(f: &Facts, out: &mut Ranking) {
+    const WORKSPACE: [&str; 4] =
+        ["cudnn-no-algorithm", "cublas-alloc-failed", "cudnn-alloc-failed", "gpu-handle-failed"];
+    let Some(line) = WORKSPACE.into_iter().find_map(|id| f.d.first_seen(id)) else { return };
+    // An allocator message with a request says more than the library's complaint.
+    if f.requested.is_some() {
+        return;
+    }
+    let because = format!("{}: cuDNN/cuBLAS could not get GPU memory for their workspace", at(line));
+    let preallocating = f.stack(Stack::Tensorflow) || f.stack(Stack::Jax) || f.d.has("xla");
+    if preallocating {
+        out.add(
+            "other",
+            93,
+            "TensorFlow and XLA take most of the GPU up front and leave cuDNN/cuBLAS no room: TensorFlow tf.config.experimental.set_memory_growth(gpu, True) (or TF_FORCE_GPU_ALLOW_GROWTH=true); JAX XLA_PYTHON_CLIENT_PREALLOCATE=false or XLA_PYTHON_CLIENT_MEM_FRACTION=.6 (EXLA: the client's memory_fraction)",
+            because.clone(),
+        );
+    }
+    out.add(
+        "free_other_process",
+        92,
+        "the GPU was already full when the library asked for its workspace: check nvidia-smi for other processes (or a second model on the same card) and run alone on the GPU (CUDA_VISIBLE_DEVICES)",
+        because.clone(),
+    );
+    if !preallocating {
+        out.add(
+            "other",
+            90,
+            "the job needs more free GPU memory than the card has left: a GPU with more memory, one model per GPU, or smaller inputs (resolution, batch)",
+            because,
+        );
+    }
+}
+
 /// Framework-specific settings: JAX and TensorFlow preallocate, MPS has a
 /// ceiling, vLLM budgets its KV cache, a per-process cap may be set.
 fn frameworks(f: &Facts, out: &mut Ranking) {
@@ -252,16 +291,25 @@ fn frameworks(f: &Facts, out: &mut Ranking) {
             .kv_cache_tokens
             .map(|k| format!("--max-model-len {k} or less (the KV cache holds {k} tokens)"))
             .unwrap_or_else(|| "a smaller --max-model-len (vLLM prints the largest that fits)".into());
+        let util = d.settings.fraction(Knob::GpuMemUtil);
+        // No room for any block, or a cache nearly long enough: a little more
+        // of the GPU closes the gap (vLLM's own advice) without a shorter
+        // context. A cache far shorter than max_model_len needs the context cut.
+        let nearly = match (n.kv_cache_tokens, n.max_seq_len_tokens) {
+            (Some(kv), Some(len)) => kv.saturating_mul(4) >= len.saturating_mul(3),
+            _ => kv_signature_is_no_room(d),
+        };
+        let room_to_raise = util.is_none_or(|u| u < 0.95);
+        let (seq_score, util_score) = if nearly && room_to_raise { (90, 94) } else { (94, 90) };
         out.add(
             "smaller_seq_len",
-            94,
+            seq_score,
             tokens,
             format!("{}: the KV cache cannot hold one sequence of max_model_len", at(line)),
         );
-        let util = d.settings.fraction(Knob::GpuMemUtil);
         out.add(
             "lower_gpu_mem_util",
-            90,
+            util_score,
             match util {
                 Some(u) => format!("gpu_memory_utilization {u}: on a GPU of its own raise it (e.g. {u} -> {:.2}) for more KV cache; when the engine shares the GPU, set it to the free share", (u + 0.05).min(0.95)),
                 None => "on a GPU of its own, raise --gpu-memory-utilization (default 0.9) for more KV cache; when the engine shares the GPU, set it to the free share".into(),
@@ -275,6 +323,11 @@ fn frameworks(f: &Facts, out: &mut Ranking) {
             format!("{}: weights and KV cache share the GPU", at(line)),
         );
     }
+}
+
+/// vLLM found no memory at all for KV cache blocks (rather than too few).
+fn kv_signature_is_no_room(d: &Diagnosis) -> bool {
+    d.has("vllm-no-kv-memory") || d.has("vllm-zero-blocks")
 }
 
 /// The frame that raised and the phase (catalog G-08, G-10, G-12, G-14, G-18).

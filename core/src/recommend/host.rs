@@ -1,7 +1,7 @@
 //! Host RAM, job limits, shared memory and look-alikes (catalog D1, §3-5).
 
 use super::{at, b, Ranking};
-use crate::diagnose::{Diagnosis, Frame, Knob, Phase};
+use crate::diagnose::{Diagnosis, Frame, Knob, Phase, GPU_MOSTLY_FREE};
 use crate::memory::Stack;
 
 /// The line of the out-of-memory message (or of the first evidence).
@@ -71,12 +71,25 @@ pub(super) fn host(d: &Diagnosis, out: &mut Ranking) {
     if let (Some(sigkill), Some(p)) = (d.first_seen("torchrun-sigkill"), peak) {
         out.add("other", 86, format!("{peak_note}host RAM holds whatever is offloaded to CPU (per rank): fewer ranks per node, less offload, or a node with more RAM"), format!("{}: a rank was SIGKILLed with {} of host memory in use", at(sigkill), b(p)));
     }
+    // Without a sign of DataLoader workers in the log they are still the
+    // lab's most common cause (catalog H-01, H-02), but only just: more RAM
+    // and a smaller batch follow.
+    let no_workers = workers.is_none();
     out.add(
         "fewer_workers",
         if workers.is_some() { 94 } else { 72 },
         format!("{peak_note}{}", fewer_workers_detail(d)),
-        workers.unwrap_or_else(|| format!("{l}: host RAM ran out; DataLoader workers (each a copy of the dataset and the parent's memory) are the usual cause", l = at(l))),
+        workers.unwrap_or_else(|| format!("{l}: host RAM ran out; in training, DataLoader workers (each a copy of the dataset and the parent's memory) are a common cause", l = at(l))),
     );
+    if no_workers && n.requested.is_none() && d.settings.get(Knob::MicroBatch).is_none() {
+        out.add(
+            "reduce_batch",
+            68,
+            "a smaller batch (and fewer batches prefetched) lowers the peak; accumulate gradients to keep the effective batch",
+            format!("{}: host RAM ran out and the log shows no DataLoader workers", at(l)),
+        );
+    }
+    one_array(d, out);
     if let Some(r) = n.requested {
         out.add(
             "reduce_batch",
@@ -121,6 +134,25 @@ pub(super) fn host(d: &Diagnosis, out: &mut Ranking) {
         60,
         "confirm with dmesg -T | grep -i 'killed process' (or journalctl -k) and watch free -g while it runs",
         format!("{}: a kill by SIGKILL needs the kernel log to confirm it was the OOM killer", at(l)),
+    );
+}
+
+/// One allocation that no machine has to spare (numpy's "Unable to allocate
+/// 201. GiB for an array with shape ..."): shrink the array, not the machine.
+fn one_array(d: &Diagnosis, out: &mut Ranking) {
+    let Some(r) = d.numbers.requested else { return };
+    let array =
+        d.evidence.iter().find(|e| e.signature == "numpy-unable-to-allocate" && e.text.contains("array with shape"));
+    let huge = r >= 16 << 30;
+    if array.is_none() && !huge {
+        return;
+    }
+    let l = array.map_or(line(d), |e| e.line);
+    out.add(
+        "other",
+        if huge { 93 } else { 88 },
+        format!("one array of {}: a narrower dtype (float32/float16, int32), build or process it in chunks (np.memmap, dask, a loop over slices), or avoid materialising it (broadcasting instead of meshgrid); a smaller input (resolution, volume) if it is data", b(r)),
+        format!("{}: {} asked for in one {}", at(l), b(r), if array.is_some() { "array" } else { "allocation" }),
     );
 }
 
@@ -187,7 +219,7 @@ pub(super) fn shm(d: &Diagnosis, out: &mut Ranking) {
 
 /// A look-alike: say what the failure is instead.
 pub(super) fn not_oom(d: &Diagnosis, out: &mut Ranking) {
-    const LOOK_ALIKES: [(&str, &str); 14] = [
+    const LOOK_ALIKES: [(&str, &str); 18] = [
         ("cuda-illegal-memory-access", "run with CUDA_LAUNCH_BLOCKING=1 to find the kernel, then check indices and shapes (labels < num_classes, gather/scatter indices); memory settings will not fix it"),
         ("cuda-device-side-assert", "run with CUDA_LAUNCH_BLOCKING=1 to find the kernel, then check indices and shapes (labels < num_classes, gather/scatter indices); memory settings will not fix it"),
         ("nccl-watchdog-timeout", "find the rank that stopped (NCCL_DEBUG=INFO, TORCH_DISTRIBUTED_DEBUG=DETAIL): a hang, a crash on one rank or mismatched collectives; raise the timeout only once that is understood"),
@@ -202,11 +234,23 @@ pub(super) fn not_oom(d: &Diagnosis, out: &mut Ranking) {
         ("grpc-message-size", "raise the gRPC message size limit (grpc.max_send_message_length / max_receive_message_length) or send smaller requests"),
         ("quota-exceeded", "ask for more quota, or run where quota is left; memory settings will not help"),
         ("tf-ten-percent-warning", "a warning, not the failure: look for the actual error further in the log"),
+        ("memlock-limit", "raise the locked-memory limit: memlock unlimited in /etc/security/limits.conf (check ulimit -l inside mpirun/srun), LimitMEMLOCK=infinity for dockerd or docker run --ulimit memlock=-1"),
+        ("pbs-walltime", "the job hit its walltime: request more (#PBS -l walltime=) and resume from checkpoints"),
+        ("k8s-evicted-disk", "give the pod disk: resources.requests/limits ephemeral-storage, a bigger node disk, or write caches and checkpoints to a volume"),
+        (GPU_MOSTLY_FREE, "the GPU had room: check that the cuDNN/CUDA libraries match the framework build (versions, LD_LIBRARY_PATH) and the driver"),
     ];
     let known = LOOK_ALIKES.iter().find_map(|(id, detail)| d.first_seen(id).map(|l| (*id, *detail, l)));
     if let Some((id, detail, l)) = known {
-        let what = d.evidence.iter().find(|e| e.signature == id).map_or(id.to_string(), |e| e.text.clone());
-        out.add("not_oom_fix", 100, detail, format!("{}: `{what}`, which is not memory running out", at(l)));
+        let because = match (id, d.numbers.free, d.numbers.capacity) {
+            (GPU_MOSTLY_FREE, Some(free), Some(total)) => {
+                format!("{}: {} of the {} GPU was free", at(l), b(free), b(total))
+            }
+            _ => {
+                let what = d.evidence.iter().find(|e| e.signature == id).map_or(id.to_string(), |e| e.text.clone());
+                format!("{}: `{what}`, which is not memory running out", at(l))
+            }
+        };
+        out.add("not_oom_fix", 100, detail, because);
     } else if let Some((l, text)) = &d.failure {
         out.add(
             "not_oom_fix",

@@ -4,6 +4,7 @@
 //! A word of n characters has n deletions of n-1 characters each, so only
 //! words of sane length are fuzzed: the cost stays bounded whatever is typed.
 
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// Words shorter than this get no typo tolerance: too many neighbours.
@@ -16,7 +17,7 @@ fn fuzzable(word: &str) -> bool {
     (MIN_CHARS..=MAX_CHARS).contains(&word.chars().count())
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Deletes {
     map: HashMap<String, Vec<u32>>,
 }

@@ -32,6 +32,7 @@ enum Field {
     Body = 2,
 }
 
+#[derive(Serialize, Deserialize)]
 struct Doc {
     lengths: [f32; 3],
     memory: Option<MemoryKind>,
@@ -46,6 +47,9 @@ struct Doc {
 /// Postings of one term: (document, term frequency per field).
 type Postings = Vec<(u32, [u16; 3])>;
 
+/// Serialisable so that shipping it pre-built can be measured against
+/// building it at start-up (`benches/search.rs`; building won, see README).
+#[derive(Serialize, Deserialize)]
 pub struct SearchIndex {
     docs: Vec<Doc>,
     /// Sorted vocabulary; a term's id is its position.

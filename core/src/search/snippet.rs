@@ -4,7 +4,7 @@
 //! pass over one document. Segments are plain text: the page renders them as
 //! text, never as HTML.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Segment {
@@ -13,7 +13,7 @@ pub struct Segment {
 }
 
 /// A term occurrence: byte range of its word in the text, and the term id.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub struct Token {
     pub start: u32,
     pub end: u32,
