@@ -128,10 +128,11 @@ pub fn unit_multiplier(unit: &str, convention: UnitConvention) -> Option<f64> {
     };
     match unit {
         "" | "B" | "b" | "bytes" | "Bytes" => Some(1.0),
-        "KiB" | "kiB" => binary(1),
-        "MiB" => binary(2),
-        "GiB" => binary(3),
-        "TiB" => binary(4),
+        // Kubernetes writes quantities as Ki, Mi, Gi.
+        "KiB" | "kiB" | "Ki" => binary(1),
+        "MiB" | "Mi" => binary(2),
+        "GiB" | "Gi" => binary(3),
+        "TiB" | "Ti" => binary(4),
         "K" | "k" | "KB" | "kB" | "kb" => either(1),
         "M" | "MB" | "mb" | "Mb" => either(2),
         "G" | "GB" | "gb" | "Gb" => either(3),

@@ -40,7 +40,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// Dev logs whose oom/memory label rests on the thread, not on the text: no
 /// rule can read it off the log without contradicting another log of the
 /// same text. Scored like the rest; only exempt from the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 14] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 15] = [
     (
         "jax788-autotune-alloc-failures-wrapped-nonfatal",
         "the same CUDA_ERROR_OUT_OF_MEMORY lines are fatal in alphafold197; only the reporter says these were not",
@@ -80,6 +80,10 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 14] = [
     (
         "somiao10-chinese-shell-killed-after-tf-gpu-init-unconfirmed",
         "a bare 'Killed' is labelled an OOM in hedwig70 and landmark65",
+    ),
+    (
+        "fsd834-colab-caret-c-after-download-free-ram",
+        "the log ends in ^C; the memory is the reporter's guess and the maintainer's reply",
     ),
     (
         "pilens2230-github-actions-exit-137-killed-with-headroom-lookalike",

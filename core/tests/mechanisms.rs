@@ -219,3 +219,78 @@ fn vllm_kv_cache_nearly_long_enough_raises_the_utilization_first() {
     let none = corpus("vllm10439-compose-prefix-no-cache-blocks-qwen05b");
     assert_eq!(ids(&none)[0], "lower_gpu_mem_util");
 }
+
+#[test]
+fn allocator_messages_of_other_runtimes() {
+    // ONNX Runtime: "BFCArena::AllocateRawInternal Failed to allocate memory for requested buffer of size 939524096"
+    let ort = corpus("ort16307-bfcarena-failed-to-allocate-reducesum-cuda-ep");
+    assert_eq!((ort.oom, ort.memory, ort.numbers.requested), (true, MemoryKind::Gpu, Some(939_524_096)));
+    // ROCm TensorFlow: "failed to allocate 7.35G (7889485824 bytes) from device: hipError_t(1002)"
+    let hip = corpus("rocmtf82-hiperror1002-preallocation-other-process-vega");
+    assert_eq!((hip.oom, hip.memory, hip.numbers.requested), (true, MemoryKind::Gpu, Some(7_889_485_824)));
+    // PaddlePaddle: "Cannot allocate 25.002197MB memory on GPU 0, available memory is only 15.187500MB."
+    let paddle = corpus("paddleocr1505-gunicorn-13-workers-gpu0-resource-exhausted");
+    assert_eq!((paddle.numbers.requested, paddle.numbers.free), (Some(26_216_704), Some(15_925_248)));
+    // DirectML: "Could not allocate tensor with 377487360 bytes. There is not enough GPU video memory available!"
+    let dml = corpus("amdgpu38-directml-could-not-allocate-in-wrong-template-field");
+    assert_eq!((dml.oom, dml.memory, dml.numbers.requested), (true, MemoryKind::Gpu, Some(377_487_360)));
+    // PyTorch under a memory fraction, escaped inside TGI's Rust panic: "Currently allocated     : 16.08 GiB\nRequested ..."
+    let tgi = corpus("tgi563-rust-panic-warmup-allocation-exceeds-allowed-memory");
+    assert_eq!((tgi.numbers.allocated_by_pytorch, tgi.numbers.capacity), (Some(gib(16.08)), Some(gib(22.20))));
+    assert_eq!(tgi.numbers.requested, Some(gib(4.83)));
+}
+
+#[test]
+fn schedulers_that_hold_or_abort_for_memory() {
+    // HTCondor: "put on hold by SYSTEM_PERIODIC_HOLD due to memory usage 3000000."
+    let condor = corpus("ogc2-htcondor-periodic-hold-due-to-memory-usage");
+    assert_eq!((condor.oom, condor.memory), (true, MemoryKind::JobLimit));
+    // Torque: "Job exceeded a memory resource limit (vmem, pvmem, etc.)" and its resources_used fields in kb.
+    let torque = corpus("sarek541-torque-vmem-aborted-exit-minus10-kb-fields");
+    assert_eq!((torque.oom, torque.memory), (true, MemoryKind::JobLimit));
+    assert_eq!(torque.numbers.total_vm, Some(286_793_240 * 1024));
+    assert_eq!(torque.numbers.job_limit, Some(209_715_200 * 1024));
+    // Kubernetes quantities: "Container egg was using 5053216Ki".
+    let k8s = corpus("kubefate64-events-evicted-node-low-memory-egg-5053216ki");
+    assert_eq!(k8s.numbers.rss, Some(5_053_216 * 1024));
+}
+
+#[test]
+fn look_alikes_with_memory_words() {
+    for id in [
+        "zkwork26-wsl-device-count-out-of-memory-rust-panic-driver",
+        "donkeycar908-libgomp-cannot-allocate-memory-static-tls",
+        "openfang109-macos-killed-9-code-signature-not-jetsam",
+        "substratus92-evicted-ephemeral-storage-exceeds-5gi-sidecar",
+        "pt77886-mps-ndarray-buffer-not-large-enough-yolov5-zsh-prompt",
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (false, MemoryKind::None), "{id}");
+        assert_eq!(ids(&r).first(), Some(&"not_oom_fix"), "{id}: every look-alike says what to do instead");
+    }
+    // A pinned staging buffer that could not be had is a warning about host memory, not proof.
+    let pinned = corpus("ollama1955-pinned-memory-warning-falls-back-slower");
+    assert_eq!((pinned.oom, pinned.memory), (false, MemoryKind::Host));
+}
+
+#[test]
+fn macos_memory_pressure_and_markdown_pastes() {
+    // A JetsamEvent report ("bug_type": "298"), and "exit code -9" beside a Homebrew path.
+    let jetsam = corpus("omlx702-macos-jetsam-event-json-report-padded");
+    assert_eq!((jetsam.oom, jetsam.memory, ids(&jetsam)[0]), (true, MemoryKind::Host, "other"));
+    assert!(jetsam.fixes[0].detail.contains("jetsam"));
+    let exit = corpus("gemmatuner19-macos-exit-minus9-leaked-semaphore-suspect-jetsam");
+    assert_eq!((exit.oom, exit.memory, ids(&exit)[0]), (false, MemoryKind::Host, "other"));
+    // "`Killed`": each line pasted as inline code.
+    let ticks = corpus("tfpose674-backticked-training-started-then-killed");
+    assert_eq!((ticks.oom, ticks.memory), (true, MemoryKind::Host));
+}
+
+#[test]
+fn the_old_wording_gets_the_old_allocator_setting() {
+    // "(GPU 0; 10.91 GiB total capacity; ...; 776.30 MiB cached)": PyTorch <= 1.3 has neither setting.
+    let cached = corpus("sbert57-cached-format-oom-wrapped-roberta");
+    let f =
+        cached.fixes.iter().find(|f| f.id == "expandable_segments").expect("776 MiB cached covers a 34 MiB request");
+    assert!(f.detail.contains("upgrade PyTorch"), "{}", f.detail);
+}

@@ -105,7 +105,33 @@ impl Collector {
                 self.read_current_wording(line);
             }
             // The old wording's parenthesis, when a paste broke it onto a second line.
-            "reserved-in-total" => self.read_old_wording(line),
+            "reserved-in-total" | "old-wording-tail" => self.read_old_wording(line),
+            "paddle-oom" => {
+                keep_first(&mut n.requested, size_at(line, "Cannot allocate"));
+                keep_first(&mut n.free, size_at(line, "available memory is only"));
+            }
+            // The figures may share the line (escaped inside a panic message) or have their own.
+            "allowed-memory" | "allowed-memory-figures" => {
+                let field = |label: &str| {
+                    after(line, label).and_then(|r| leading_size(r.trim_start_matches([' ', ':']), Binary))
+                };
+                keep_first(&mut n.allocated_by_pytorch, field("Currently allocated"));
+                keep_first(&mut n.capacity, field("Device limit"));
+                keep_first(&mut n.free, field("Free (according to CUDA)"));
+                keep_first(&mut n.requested, field("Requested"));
+            }
+            "directml-oom" => keep_first(&mut n.requested, size_at(line, "allocate tensor with")),
+            "ort-arena" => {
+                keep_first(&mut n.requested, after(line, "buffer of size").and_then(leading_integer).map(Bytes))
+            }
+            "pinned-memory" => keep_first(&mut n.requested, size_at(line, "failed to allocate")),
+            "k8s-evicted-memory" => keep_first(&mut n.rss, size_at(line, "was using")),
+            "torque-resources" => {
+                // "resources_used.vmem=286793240kb", "req_information.memory.0=209715200kb".
+                keep_first(&mut n.total_vm, size_at(line, "resources_used.vmem="));
+                keep_first(&mut n.rss, size_at(line, "resources_used.mem="));
+                keep_first(&mut n.job_limit, size_at(line, "req_information.memory.0="));
+            }
             "cuda-error-oom" => {
                 // "failed to allocate 528.00M (553648128 bytes) from device": the exact count wins.
                 let exact = after(line, "(")

@@ -51,7 +51,8 @@ pub fn clean(segment: &str) -> String {
 pub fn is_shell_killed(segment: &str) -> bool {
     let cleaned = clean(segment);
     let t = cleaned.rsplit(" | ").next().unwrap_or(&cleaned);
-    let t = t.rsplit("]: ").next().unwrap_or(t).trim();
+    // A line pasted as markdown inline code: `Killed`.
+    let t = t.rsplit("]: ").next().unwrap_or(t).trim().trim_matches('`').trim();
     KILLED_WORDS.iter().any(|word| t == *word || job_report(t, word) || after_progress_bar(t, word))
 }
 
@@ -206,6 +207,7 @@ mod tests {
         assert!(is_shell_killed("Loading checkpoint shards:   0%|          | 0/2 [00:00<?, ?it/s]Killed"));
         assert!(!is_shell_killed("已杀死服务器进程: 1234"), "a sentence, not a shell report");
         assert!(!is_shell_killed("Всего врагов Убито: 3"));
+        assert!(is_shell_killed("`Killed`"));
         assert!(is_zsh_job_killed("[1]    9301 killed     python3 scripts/dream.py "));
         assert!(is_zsh_job_killed("[2]  + 77 killed     python train.py"));
         assert!(!is_zsh_job_killed("[1] worker 9301 killed by the supervisor"));

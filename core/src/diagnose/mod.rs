@@ -107,6 +107,11 @@ impl Diagnosis {
         self.first_seen(id).is_some()
     }
 
+    /// The first line of evidence that the failure is a look-alike, if any.
+    pub fn not_oom_line(&self) -> Option<&Evidence> {
+        self.evidence.iter().find(|e| e.rank.0 == 1)
+    }
+
     /// The first line of evidence for the out-of-memory verdict, if any.
     pub fn oom_line(&self) -> Option<&Evidence> {
         self.evidence.iter().find(|e| e.rank.0 == 0)

@@ -117,6 +117,9 @@ pub const KILLED_WORDS: [&str; 10] = [
     "Ucciso",
 ];
 
+const DEVICE_COUNT: &str =
+    "CUDA failed while finding the GPUs (the driver, WSL or CUDA_VISIBLE_DEVICES), before any memory was used";
+
 const MEMLOCK: &str = "pinning memory for RDMA hit the locked-memory limit (ulimit -l), not memory exhaustion";
 
 /// Windows' ERROR_COMMITMENT_LIMIT (1455) in the languages it ships most.
@@ -143,6 +146,17 @@ pub const SIGNATURES: &[Signature] = &[
     sig("cuda-error-oom", "CUDA error: out of memory", Oom(Gpu)),
     sig("cuda-error-oom", "cudaErrorMemoryAllocation", Oom(Gpu)),
     sig("cuda-error-oom", "CUDA_ERROR_OUT_OF_MEMORY", Oom(Gpu)),
+    // Old ROCm: hipErrorMemoryAllocation is 1002 ("failed to allocate 7.35G (7889485824 bytes) from device: hipError_t(1002)").
+    sig("cuda-error-oom", "hipError_t(1002)", Oom(Gpu)),
+    sig("cuda-error-oom", "hipErrorOutOfMemory", Oom(Gpu)),
+    // PaddlePaddle: "Out of memory error on GPU 0. Cannot allocate 25.00MB memory on GPU 0, available memory is only 15.19MB."
+    sig("paddle-oom", "Out of memory error on GPU", Oom(Gpu)),
+    // PyTorch's allocator under a memory fraction (TGI's warm-up): "Allocation on device 0 would exceed allowed memory."
+    sig("allowed-memory", "would exceed allowed memory", Oom(Gpu)),
+    // DirectML (torch-directml): "Could not allocate tensor with N bytes. There is not enough GPU video memory available!"
+    sig("directml-oom", "not enough GPU video memory", Oom(Gpu)),
+    // ONNX Runtime's arena, almost always the CUDA execution provider's.
+    sig("ort-arena", "Failed to allocate memory for requested buffer", OomByContext(Gpu)),
     // Rust servers (candle, mistral.rs): `DriverError(CUDA_ERROR_OUT_OF_MEMORY, …)` is covered above.
     sig("hip-error-oom", "hipErrorOutOfMemory", Oom(Gpu)),
     sig("cublas-alloc-failed", "CUBLAS_STATUS_ALLOC_FAILED", Oom(Gpu)),
@@ -202,6 +216,7 @@ pub const SIGNATURES: &[Signature] = &[
     sig("sigkill-exit", "Signal 9 (SIGKILL)", Suspect(Host)),
     sig("sigkill-exit", "return code = -9", Suspect(Host)),
     sig("sigkill-exit", "exit code 137", Suspect(Host)),
+    word("sigkill-exit", "exit code -9", Suspect(Host)),
     sig("sigkill-exit", "exit status 137", Suspect(Host)),
     sig("sigkill-exit", "exited with code 137", Suspect(Host)),
     sig("ollama-system-memory", "requires more system memory", Oom(Host)),
@@ -214,6 +229,9 @@ pub const SIGNATURES: &[Signature] = &[
     Signature { also: PAGING_FILE_TOO_SMALL, ..sig("windows-paging-file", "paging file is too small", Oom(Host)) },
     sig("ray-node-low-memory", "node running low on memory", Oom(Host)),
     sig("zsh-killed", "zsh: killed", Oom(Host)),
+    // macOS's memory killer writes a JetsamEvent report (bug_type 298).
+    sig("macos-jetsam", "JetsamEvent", Oom(Host)),
+    sig("macos-jetsam", "\"bug_type\": \"298\"", Oom(Host)),
     // zsh's interactive job report: `[1]    9301 killed     python3 train.py`.
     exact("zsh-job-killed", " killed ", Oom(Host)),
     // Go's exec package (Ollama and other Go launchers): the child got SIGKILL.
@@ -233,6 +251,15 @@ pub const SIGNATURES: &[Signature] = &[
     // PBS and LSF name their memory kills too.
     sig("pbs-mem-exceeded", "job killed: mem", Oom(JobLimit)),
     sig("lsf-memlimit", "TERM_MEMLIMIT", Oom(JobLimit)),
+    // Torque: "Job exceeded a memory resource limit (vmem, pvmem, etc.). Job was aborted".
+    sig("torque-mem-limit", "exceeded a memory resource limit", Oom(JobLimit)),
+    sig("torque-resources", "resources_used.", Figure),
+    sig("torque-resources", "memory.0=", Figure),
+    // HTCondor holds the job instead of killing it.
+    sig("htcondor-memory-hold", "due to memory usage", Oom(JobLimit)),
+    sig("htcondor-memory-hold", "exceeded request_memory", Oom(JobLimit)),
+    // Moab warns at a soft limit: the job was not killed.
+    sig("moab-soft-limit", "usage soft limit", Suspect(JobLimit)),
     sig("kernel-oom-constraint-memcg", "constraint=CONSTRAINT_MEMCG", Oom(JobLimit)),
     exact("k8s-oomkilled", "OOMKilled", Oom(JobLimit)),
     // A shell's job report (`line 28:  8156 Killed   python3 main.py`) or a bare
@@ -294,7 +321,29 @@ pub const SIGNATURES: &[Signature] = &[
     sig("memlock-limit", "max locked memory", NotOom(MEMLOCK)),
     sig("memlock-limit", "ulimit -l", NotOom(MEMLOCK)),
     sig("memlock-limit", "RLIMIT_MEMLOCK", NotOom(MEMLOCK)),
+    // A page-locked staging buffer that could not be had: llama.cpp and others
+    // fall back to pageable memory, so this is a warning, not the failure.
+    sig("pinned-memory", "of pinned memory", Suspect(Host)),
+    sig("cuda-device-count", "cudaGetDeviceCount", NotOom(DEVICE_COUNT)),
+    sig("cuda-device-count", "count of cuda capable device", NotOom(DEVICE_COUNT)),
+    sig("cuda-device-count", "no CUDA-capable device", NotOom(DEVICE_COUNT)),
+    sig(
+        "static-tls",
+        "in static TLS block",
+        NotOom("the dynamic loader ran out of static TLS slots for a library, not memory"),
+    ),
+    sig("code-signature", "code signature", NotOom("macOS refused the program's code signature and killed it")),
     sig("pbs-walltime", "job killed: walltime", NotOom("PBS ended the job at its walltime limit")),
+    sig(
+        "k8s-evicted-disk",
+        "ephemeral local storage usage exceeds",
+        NotOom("the pod used more disk (ephemeral storage) than its limit, not memory"),
+    ),
+    sig(
+        "mps-buffer-assert",
+        "buffer is not large enough",
+        NotOom("an assertion in Apple's MPS kernels (a PyTorch MPS bug fixed by upgrading), not memory"),
+    ),
     sig(
         "k8s-evicted-disk",
         "low on resource: ephemeral-storage",
@@ -319,6 +368,12 @@ pub const SIGNATURES: &[Signature] = &[
     sig("tried-to-allocate", "Tried to allocate", Figure),
     sig("reserved-in-total", "reserved in total by PyTorch", Figure),
     sig("tf-bfc-limit", "Limit:", Figure),
+    // The old wording's parenthesis, broken by a paste: its later figures on a line of their own.
+    sig("old-wording-tail", " cached)", Figure),
+    sig("old-wording-tail", " free;", Figure),
+    sig("allowed-memory-figures", "Currently allocated", Figure),
+    sig("allowed-memory-figures", "Device limit", Figure),
+    sig("allowed-memory-figures", "Free (according to CUDA)", Figure),
     sig("xla-memory-usage", "bytes free,", Figure),
     sig("tpu-hbm-total", "Total hbm usage", Figure),
     sig("tpu-hlo-temp", "HLO temp", Figure),
@@ -468,6 +523,10 @@ pub const SIGNATURES: &[Signature] = &[
     sig("wsl", "microsoft-standard-WSL", Context),
     word("wsl", "WSL", Context),
     sig("windows", ":\\Users\\", Context),
+    // macOS: Homebrew's prefix on Apple silicon, the kernel's name.
+    sig("macos", "/opt/homebrew/", Context),
+    word("macos", "Darwin", Context),
+    word("macos", "macOS", Context),
     sig("windows", "site-packages\\", Context),
     word("docker", "docker", Context),
 ];

@@ -147,11 +147,26 @@ fn fragmentation(f: &Facts, out: &mut Ranking) {
     }
     let score = if covers && share(2) { 94 } else { 80 };
     let request = f.requested.map_or_else(|| "the request".to_string(), b);
+    // The wording dates the PyTorch: "cached" (<= 1.3) and "reserved in total"
+    // (1.4-2.0) come from versions without expandable segments.
+    let old_wording = |w: &str| f.d.evidence.iter().any(|e| e.text.contains(w));
+    let setting = if old_wording(" cached)") {
+        "this PyTorch (it says \"cached\") predates both allocator settings: upgrade PyTorch, or reduce the batch"
+    } else if f.d.numbers.reserved_by_pytorch.is_some() {
+        "export PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128 before the process starts (this PyTorch's wording predates expandable_segments; after upgrading, expandable_segments:True)"
+    } else {
+        "export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True before the process starts"
+    };
     out.add(
         "expandable_segments",
         score,
-        format!("{} is reserved by PyTorch but unallocated (request {request}): export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True before the process starts", b(u)),
-        format!("{}: {} reserved but unallocated{}", at(f.line), b(u), if covers { format!(", more than the {request} request") } else { String::new() }),
+        format!("{} is reserved by PyTorch but unallocated (request {request}): {setting}", b(u)),
+        format!(
+            "{}: {} reserved but unallocated{}",
+            at(f.line),
+            b(u),
+            if covers { format!(", more than the {request} request") } else { String::new() }
+        ),
     );
 }
 

@@ -57,6 +57,14 @@ pub(super) fn host(d: &Diagnosis, out: &mut Ranking) {
             format!("{}: the job runs under WSL 2", at(wsl)),
         );
     }
+    if let Some(mac) = d.first_seen("macos-jetsam").or(d.first_seen("macos")) {
+        out.add(
+            "other",
+            92,
+            "macOS kills the largest process under memory pressure (jetsam); CPU and GPU share the unified memory: a smaller model or lower precision, fewer things open, and confirm with log show --last 1h --predicate 'eventMessage contains \"jetsam\"'",
+            format!("{}: the job runs on macOS", at(mac)),
+        );
+    }
     if let Some(ray) = d.first_seen("ray-node-low-memory").or(d.first_seen("ray-oom-killer")) {
         out.add(
             "other",
@@ -251,6 +259,15 @@ pub(super) fn not_oom(d: &Diagnosis, out: &mut Ranking) {
             }
         };
         out.add("not_oom_fix", 100, detail, because);
+    } else if let Some(what) = d.summary.strip_prefix("Not an out-of-memory failure: ") {
+        // A look-alike without a fix of its own in the table: say what it is.
+        let l = d.not_oom_line().map_or(1, |e| e.line);
+        out.add(
+            "not_oom_fix",
+            95,
+            format!("{}: fix that; memory settings will not help", what.trim_end_matches('.')),
+            format!("{}: the log shows a failure that is not memory running out", at(l)),
+        );
     } else if let Some((l, text)) = &d.failure {
         out.add(
             "not_oom_fix",

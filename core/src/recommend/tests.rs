@@ -88,6 +88,14 @@ fn fragmentation_prefers_expandable_segments() {
     assert!(d.fixes[0].detail.contains("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"));
 }
 
+#[test]
+fn fragmentation_in_the_old_wording_gets_the_old_setting() {
+    // PyTorch 1.4-2.0 wording: 2.00 GiB reserved but unallocated covers the 1.00 GiB request.
+    let d = run("RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB (GPU 0; 15.78 GiB total capacity; 12.00 GiB already allocated; 512.00 MiB free; 14.00 GiB reserved in total by PyTorch)\n");
+    let f = d.fixes.iter().find(|f| f.id == "expandable_segments").expect("2 GiB unallocated covers 1 GiB");
+    assert!(f.detail.contains("max_split_size_mb:128"), "{}", f.detail);
+}
+
 /// The logs quoted in the lab's five write-ups, and the runbooks they link to.
 #[test]
 fn the_seeds_logs_and_their_runbooks() {

@@ -48,7 +48,8 @@ struct Doc {
 type Postings = Vec<(u32, [u16; 3])>;
 
 /// Serialisable so that shipping it pre-built can be measured against
-/// building it at start-up (`benches/search.rs`; building won, see README).
+/// building it at start-up (`benches/search.rs`: no faster, and 15 MB for
+/// 1,000 runbooks, so the site builds it; see README).
 #[derive(Serialize, Deserialize)]
 pub struct SearchIndex {
     docs: Vec<Doc>,
