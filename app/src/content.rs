@@ -6,8 +6,6 @@ use headroom_core::publish::CONTENT_FILE;
 use headroom_core::runbook::Runbook;
 use headroom_core::search::SearchIndex;
 use std::sync::{LazyLock, OnceLock};
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 static RUNBOOKS: OnceLock<Vec<Runbook>> = OnceLock::new();
 static LOAD_ERROR: OnceLock<String> = OnceLock::new();
@@ -27,14 +25,11 @@ pub async fn load() {
 }
 
 async fn fetch_text(url: &str) -> Result<String, String> {
-    let js = |e: wasm_bindgen::JsValue| e.as_string().unwrap_or_else(|| format!("{e:?}"));
-    let response: web_sys::Response =
-        JsFuture::from(leptos::prelude::window().fetch_with_str(url)).await.map_err(js)?.unchecked_into();
+    let response = gloo_net::http::Request::get(url).send().await.map_err(|e| e.to_string())?;
     if !response.ok() {
         return Err(format!("HTTP {}", response.status()));
     }
-    let text = JsFuture::from(response.text().map_err(js)?).await.map_err(js)?;
-    text.as_string().ok_or_else(|| "not text".into())
+    response.text().await.map_err(|e| e.to_string())
 }
 
 pub fn runbooks() -> &'static [Runbook] {

@@ -238,16 +238,13 @@ fn Redactions(list: Vec<Redaction>, undo: impl Fn(usize) + Copy + 'static) -> im
 
 /// Saves `text` as a file named `name` through the browser's download.
 fn save_file(name: &str, text: &str) -> Result<(), wasm_bindgen::JsValue> {
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type("text/markdown");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let url = gloo_file::ObjectUrl::from(gloo_file::Blob::new_with_options(text, Some("text/markdown")));
     let link: web_sys::HtmlAnchorElement = document().create_element("a")?.unchecked_into();
     link.set_href(&url);
     link.set_download(name);
     link.click();
-    // The download has started reading the blob by the next turn.
-    set_timeout(move || drop(web_sys::Url::revoke_object_url(&url)), Duration::from_secs(5));
+    // The download has started reading the blob by the next turn; dropping
+    // the URL revokes it.
+    set_timeout(move || drop(url), Duration::from_secs(5));
     Ok(())
 }

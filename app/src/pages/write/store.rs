@@ -3,8 +3,8 @@
 //! redaction replaced is kept in memory only: a reload forgets the secrets,
 //! and with them the undo.
 
+use gloo_storage::{SessionStorage, Storage};
 use headroom_core::redact::Redaction;
-use leptos::prelude::window;
 use std::cell::RefCell;
 
 const DRAFT: &str = "headroom.write.draft";
@@ -15,17 +15,13 @@ thread_local! {
     static ORIGINALS: RefCell<Vec<Redaction>> = const { RefCell::new(Vec::new()) };
 }
 
-fn storage() -> Option<web_sys::Storage> {
-    window().session_storage().ok().flatten()
-}
-
 pub fn draft() -> Option<String> {
-    storage()?.get_item(DRAFT).ok().flatten().filter(|t| !t.is_empty())
+    SessionStorage::get::<String>(DRAFT).ok().filter(|t| !t.is_empty())
 }
 
 /// False when the browser refused (storage full or disabled).
 pub fn save_draft(text: &str) -> bool {
-    storage().is_some_and(|s| s.set_item(DRAFT, text).is_ok())
+    SessionStorage::set(DRAFT, text).is_ok()
 }
 
 /// The redactions of the draft: with originals when this page made them,
@@ -35,18 +31,13 @@ pub fn redactions() -> Vec<Redaction> {
     if !kept.is_empty() {
         return kept;
     }
-    storage()
-        .and_then(|s| s.get_item(REDACTIONS).ok().flatten())
-        .and_then(|json| serde_json::from_str(&json).ok())
-        .unwrap_or_default()
+    SessionStorage::get(REDACTIONS).unwrap_or_default()
 }
 
 pub fn save_redactions(list: &[Redaction]) {
     ORIGINALS.with(|o| *o.borrow_mut() = list.to_vec());
     let blanked: Vec<Redaction> = list.iter().map(|r| Redaction { original: String::new(), ..r.clone() }).collect();
-    if let (Some(s), Ok(json)) = (storage(), serde_json::to_string(&blanked)) {
-        let _ = s.set_item(REDACTIONS, &json);
-    }
+    let _ = SessionStorage::set(REDACTIONS, blanked);
 }
 
 /// Today in the visitor's time zone, `YYYY-MM-DD`.
