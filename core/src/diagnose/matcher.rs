@@ -5,7 +5,7 @@
 
 use super::settings;
 use super::signatures::{Boundary, Meaning, Signature, HEDGES, SIGNATURES};
-use super::{lines, wrap};
+use super::{figures, lines, wrap};
 use crate::scan;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use std::ops::Not;
@@ -112,6 +112,20 @@ pub(super) fn matches_here(signature: &Signature, line: &str, start: usize, end:
     }
     // `Error:` and `Exception:` count as an exception's line only after its class name.
     if signature.id == "raised" && !line[..start].ends_with(char::is_alphanumeric) {
+        return false;
+    }
+    // Needles that count only in their context; checked here, before the line's
+    // other signatures are weighed, so a needle that is not its signature
+    // (`killed ` inside "OOM-killed (memory") silences nothing.
+    let segment = || lines::segment(line, 0, line.len(), start);
+    let in_context = match signature.id {
+        "bare-killed" => lines::is_shell_killed(segment()),
+        "zsh-job-killed" => lines::is_zsh_job_killed(segment()),
+        "vllm-zero-blocks" => figures::zero_gpu_blocks(segment()),
+        "srun-task-killed" => scan::find_ci(segment(), "task").is_some(),
+        _ => true,
+    };
+    if !in_context {
         return false;
     }
     match signature.boundary {

@@ -16,7 +16,6 @@ mod signatures;
 mod wrap;
 
 use crate::memory::{MemoryKind, Stack};
-use crate::scan;
 use matcher::{decisive, hedged, logical_line_end, matcher, matches_here, record_start, Matcher, Target};
 use serde::Serialize;
 use signatures::{Meaning, SIGNATURES};
@@ -294,13 +293,6 @@ impl Diagnoser {
             if text[end..].starts_with('?') {
                 meaning = Meaning::Suspect(kind);
             }
-        }
-        match signature.id {
-            "bare-killed" if !lines::is_shell_killed(segment) => return,
-            "zsh-job-killed" if !lines::is_zsh_job_killed(segment) => return,
-            "vllm-zero-blocks" if !figures::zero_gpu_blocks(segment) => return,
-            "srun-task-killed" if scan::find_ci(segment, "task").is_none() => return,
-            _ => {}
         }
         let evidence = match meaning {
             Meaning::Oom(kind) => {

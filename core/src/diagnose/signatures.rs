@@ -152,11 +152,11 @@ pub const SIGNATURES: &[Signature] = &[
     // PaddlePaddle: "Out of memory error on GPU 0. Cannot allocate 25.00MB memory on GPU 0, available memory is only 15.19MB."
     sig("paddle-oom", "Out of memory error on GPU", Oom(Gpu)),
     // PyTorch's allocator under a memory fraction (TGI's warm-up): "Allocation on device 0 would exceed allowed memory."
-    sig("allowed-memory", "would exceed allowed memory", Oom(Gpu)),
+    sig("allowed-memory", "exceed allowed memory", Oom(Gpu)),
     // DirectML (torch-directml): "Could not allocate tensor with N bytes. There is not enough GPU video memory available!"
-    sig("directml-oom", "not enough GPU video memory", Oom(Gpu)),
+    sig("directml-oom", "GPU video memory", Oom(Gpu)),
     // ONNX Runtime's arena, almost always the CUDA execution provider's.
-    sig("ort-arena", "Failed to allocate memory for requested buffer", OomByContext(Gpu)),
+    sig("ort-arena", "for requested buffer of size", OomByContext(Gpu)),
     // Rust servers (candle, mistral.rs): `DriverError(CUDA_ERROR_OUT_OF_MEMORY, …)` is covered above.
     sig("hip-error-oom", "hipErrorOutOfMemory", Oom(Gpu)),
     sig("cublas-alloc-failed", "CUBLAS_STATUS_ALLOC_FAILED", Oom(Gpu)),
@@ -233,7 +233,7 @@ pub const SIGNATURES: &[Signature] = &[
     sig("macos-jetsam", "JetsamEvent", Oom(Host)),
     sig("macos-jetsam", "\"bug_type\": \"298\"", Oom(Host)),
     // zsh's interactive job report: `[1]    9301 killed     python3 train.py`.
-    exact("zsh-job-killed", " killed ", Oom(Host)),
+    exact("zsh-job-killed", "killed ", Oom(Host)),
     // Go's exec package (Ollama and other Go launchers): the child got SIGKILL.
     sig("go-signal-killed", "signal: killed", Oom(Host)),
     sig("fish-sigkill", "terminated by signal SIGKILL", Oom(Host)),
@@ -252,7 +252,7 @@ pub const SIGNATURES: &[Signature] = &[
     sig("pbs-mem-exceeded", "job killed: mem", Oom(JobLimit)),
     sig("lsf-memlimit", "TERM_MEMLIMIT", Oom(JobLimit)),
     // Torque: "Job exceeded a memory resource limit (vmem, pvmem, etc.). Job was aborted".
-    sig("torque-mem-limit", "exceeded a memory resource limit", Oom(JobLimit)),
+    sig("torque-mem-limit", "a memory resource limit", Oom(JobLimit)),
     sig("torque-resources", "resources_used.", Figure),
     sig("torque-resources", "memory.0=", Figure),
     // HTCondor holds the job instead of killing it.
@@ -325,18 +325,18 @@ pub const SIGNATURES: &[Signature] = &[
     // fall back to pageable memory, so this is a warning, not the failure.
     sig("pinned-memory", "of pinned memory", Suspect(Host)),
     sig("cuda-device-count", "cudaGetDeviceCount", NotOom(DEVICE_COUNT)),
-    sig("cuda-device-count", "count of cuda capable device", NotOom(DEVICE_COUNT)),
+    sig("cuda-device-count", "cuda capable device", NotOom(DEVICE_COUNT)),
     sig("cuda-device-count", "no CUDA-capable device", NotOom(DEVICE_COUNT)),
     sig(
         "static-tls",
-        "in static TLS block",
+        "static TLS block",
         NotOom("the dynamic loader ran out of static TLS slots for a library, not memory"),
     ),
     sig("code-signature", "code signature", NotOom("macOS refused the program's code signature and killed it")),
     sig("pbs-walltime", "job killed: walltime", NotOom("PBS ended the job at its walltime limit")),
     sig(
         "k8s-evicted-disk",
-        "ephemeral local storage usage exceeds",
+        "ephemeral local storage usage",
         NotOom("the pod used more disk (ephemeral storage) than its limit, not memory"),
     ),
     sig(
@@ -369,11 +369,12 @@ pub const SIGNATURES: &[Signature] = &[
     sig("reserved-in-total", "reserved in total by PyTorch", Figure),
     sig("tf-bfc-limit", "Limit:", Figure),
     // The old wording's parenthesis, broken by a paste: its later figures on a line of their own.
-    sig("old-wording-tail", " cached)", Figure),
-    sig("old-wording-tail", " free;", Figure),
+    // (No needle starts with a space: the automaton's prefilter skips ahead by first bytes.)
+    sig("old-wording-tail", "cached)", Figure),
+    sig("old-wording-tail", "free;", Figure),
     sig("allowed-memory-figures", "Currently allocated", Figure),
     sig("allowed-memory-figures", "Device limit", Figure),
-    sig("allowed-memory-figures", "Free (according to CUDA)", Figure),
+    sig("allowed-memory-figures", "(according to CUDA)", Figure),
     sig("xla-memory-usage", "bytes free,", Figure),
     sig("tpu-hbm-total", "Total hbm usage", Figure),
     sig("tpu-hlo-temp", "HLO temp", Figure),

@@ -191,3 +191,12 @@ fn lines_without_a_break_are_read_in_bounded_memory() {
         assert_eq!(d.finish(), whole, "chunks of {chunk_size}");
     }
 }
+
+#[test]
+fn a_needle_out_of_its_context_silences_nothing() {
+    // zsh's `killed ` needle sits inside "OOM-killed (memory": it is not zsh's job
+    // report, so runc's generic OOM-kill wording still counts.
+    let d = diagnose("Error: container create failed: runc create failed: unable to start container process: container init was OOM-killed (memory limit too low?)\n");
+    assert!(d.oom, "{d:?}");
+    assert!(d.evidence.iter().all(|e| e.signature != "zsh-job-killed"), "{:?}", d.evidence);
+}
