@@ -40,7 +40,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// Dev logs whose oom/memory label rests on the thread, not on the text: no
 /// rule can read it off the log without contradicting another log of the
 /// same text. Scored like the rest; only exempt from the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 15] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 17] = [
     (
         "jax788-autotune-alloc-failures-wrapped-nonfatal",
         "the same CUDA_ERROR_OUT_OF_MEMORY lines are fatal in alphafold197; only the reporter says these were not",
@@ -80,6 +80,14 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 15] = [
     (
         "somiao10-chinese-shell-killed-after-tf-gpu-init-unconfirmed",
         "a bare 'Killed' is labelled an OOM in hedwig70 and landmark65",
+    ),
+    (
+        "chineseocr-lite355-ort-cpu-bfcarena-nchwc-conv-windows",
+        "ONNX Runtime's arena message names no device; the same text is the CUDA provider's in ort16307",
+    ),
+    (
+        "openrlhf187-ray-actor-died-docker-500g-request-537g-used",
+        "Ray's generic 'actor died'; the container limit is in the reporter's prose",
     ),
     (
         "fsd834-colab-caret-c-after-download-free-ram",

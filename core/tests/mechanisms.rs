@@ -294,3 +294,26 @@ fn the_old_wording_gets_the_old_allocator_setting() {
         cached.fixes.iter().find(|f| f.id == "expandable_segments").expect("776 MiB cached covers a 34 MiB request");
     assert!(f.detail.contains("upgrade PyTorch"), "{}", f.detail);
 }
+
+#[test]
+fn cloud_notebooks_ray_and_reflowed_allocator_messages() {
+    // Colab's dialog, quoted in prose: "Your session crashed after using all available RAM."
+    let colab = corpus("dallemini207-colab-pro-session-crashed-after-replicate-params");
+    assert_eq!((colab.oom, colab.memory, ids(&colab)[0]), (true, MemoryKind::Host, "more_host_mem_request"));
+    assert!(colab.fixes[0].detail.contains("High-RAM"));
+    // Ray's raylet, its lines hard-wrapped: "2 Workers (tasks / actors) killed due to memory pressure (OOM)".
+    let ray = corpus("vllm1160-raylet-oom-syslog-escapes-hard-wrapped");
+    assert_eq!((ray.oom, ray.memory, ids(&ray)[0]), (true, MemoryKind::Host, "other"));
+    // Ray's start-up warning that /dev/shm has 64 MB: a suspect, and the fix is a bigger /dev/shm.
+    let shm = corpus("llmaz238-ray-object-store-tmp-fallback-dev-shm-64mb-warning");
+    assert_eq!((shm.oom, shm.memory, ids(&shm)[0]), (false, MemoryKind::Shm, "bigger_shm"));
+    // Reflowed one figure a line, without the pid: "Process has 22.29 GiB memory in use."
+    let reflowed = corpus("opendm11-fsdp-init-shard-clone-oom-4090d-reflowed");
+    assert_eq!(reflowed.numbers.process_in_use, Some(gib(22.29)));
+    // Hard-wrapped at 80 columns: "and 177.74 MiB is reserved by PyTorch but unallocated." on a line of its own.
+    let wrapped = corpus("everyvoice178-srun-cuda-oom-hard-wrapped-80-cols-capacty");
+    assert_eq!(wrapped.numbers.reserved_unallocated, Some((177.74 * 1048576.0_f64).round() as u64));
+    // A Windows fail-fast exit is a crash, not memory.
+    let crash = corpus("ollama7031-runner-exit-0xc0000409-fixed-by-update");
+    assert_eq!((crash.oom, crash.memory, ids(&crash)[0]), (false, MemoryKind::None, "not_oom_fix"));
+}

@@ -183,7 +183,11 @@ impl Collector {
             "tf-ten-percent-warning" => {
                 keep_first(&mut n.requested, after(line, "Allocation of").and_then(leading_integer).map(Bytes))
             }
-            "total-capacity" | "memory-in-use" | "allocated-by-pytorch" | "already-allocated" => {
+            "total-capacity"
+            | "memory-in-use"
+            | "allocated-by-pytorch"
+            | "already-allocated"
+            | "reserved-unallocated" => {
                 self.read_current_wording(line);
                 // The old wording's parenthesis, hard-wrapped (an e-mail reply) so
                 // that its figures sit on a line of their own.
@@ -325,6 +329,8 @@ impl Collector {
         keep_first(&mut n.max_allowed, size_ending(line, " allowed;"));
         keep_first(&mut n.private_pools, size_ending(line, "allocated in private pools"));
         let mut rest = line;
+        // A reflowed paste may drop the pid: "Process has 22.29 GiB memory in use."
+        keep_first(&mut n.process_in_use, size_at(line, "Process has"));
         while let Some(i) = find_ci(rest, "Process ") {
             rest = &rest[i + 8..];
             let Some(pid) = leading_integer(rest) else { continue };

@@ -228,7 +228,10 @@ pub const SIGNATURES: &[Signature] = &[
     sig("windows-not-enough-memory", "WinError 8]", Oom(Host)),
     Signature { also: PAGING_FILE_TOO_SMALL, ..sig("windows-paging-file", "paging file is too small", Oom(Host)) },
     sig("ray-node-low-memory", "node running low on memory", Oom(Host)),
+    // The raylet's summary: "2 Workers (tasks / actors) killed due to memory pressure (OOM)".
+    sig("ray-oom-killer", "due to memory pressure", Oom(Host)),
     sig("zsh-killed", "zsh: killed", Oom(Host)),
+    sig("colab-ram", "using all available RAM", Oom(Host)),
     // macOS's memory killer writes a JetsamEvent report (bug_type 298).
     sig("macos-jetsam", "JetsamEvent", Oom(Host)),
     sig("macos-jetsam", "\"bug_type\": \"298\"", Oom(Host)),
@@ -275,6 +278,8 @@ pub const SIGNATURES: &[Signature] = &[
     // PyTorch's shared-memory tensors live in /dev/shm as /torch_<pid>_<n>: a full
     // /dev/shm reads "No space left on device" there, which is not the disk.
     sig("torch-shm-file", "unable to write to file </torch_", Suspect(Shm)),
+    // Ray's warning at start-up: a small /dev/shm (a container's 64 MB) slows it, and runs out first.
+    sig("ray-shm-fallback", "/tmp instead of /dev/shm", Suspect(Shm)),
     // Look-alikes that are not OOM
     sig(
         "cuda-illegal-memory-access",
@@ -301,6 +306,11 @@ pub const SIGNATURES: &[Signature] = &[
         "driver-too-old",
         "driver version is insufficient",
         NotOom("the NVIDIA driver is older than the CUDA runtime this build needs"),
+    ),
+    sig(
+        "fail-fast",
+        "0xc0000409",
+        NotOom("a Windows fail-fast crash (0xC0000409, a stack buffer overrun) in native code"),
     ),
     sig("access-violation", "0xC0000005", NotOom("an access violation (0xC0000005) in native code")),
     sig("access-violation", "3221225477", NotOom("an access violation (0xC0000005) in native code")),
@@ -386,6 +396,7 @@ pub const SIGNATURES: &[Signature] = &[
     sig("total-capacity", "total capacty", Figure),
     sig("memory-in-use", "memory in use", Figure),
     sig("allocated-by-pytorch", "is allocated by PyTorch", Figure),
+    sig("reserved-unallocated", "but unallocated", Figure),
     sig("already-allocated", "already allocated", Figure),
     sig("total-vm", "total-vm:", Figure),
     sig("cpu-memory-usage", "CPU memory usage:", Figure),

@@ -57,6 +57,16 @@ pub(super) fn host(d: &Diagnosis, out: &mut Ranking) {
             format!("{}: the job runs under WSL 2", at(wsl)),
         );
     }
+    if let Some(colab) = d.first_seen("colab-ram") {
+        let because = format!("{}: Colab ended the session at its RAM limit", at(colab));
+        out.add(
+            "more_host_mem_request",
+            93,
+            "a High-RAM runtime (Runtime > Change runtime type), or a machine with more RAM",
+            because.clone(),
+        );
+        out.add("other", 91, "load less into RAM: weights in 16-bit (torch_dtype / dtype=bfloat16) with low_cpu_mem_usage=True, or a smaller model; load parameters onto the device directly instead of building them on the host first", because);
+    }
     if let Some(mac) = d.first_seen("macos-jetsam").or(d.first_seen("macos")) {
         out.add(
             "other",
