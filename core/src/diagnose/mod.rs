@@ -106,9 +106,13 @@ impl Diagnosis {
         self.first_seen(id).is_some()
     }
 
-    /// The first line of evidence that the failure is a look-alike, if any.
-    pub fn not_oom_line(&self) -> Option<&Evidence> {
-        self.evidence.iter().find(|e| e.rank.0 == 1)
+    /// The first look-alike the log shows: its line, and what it is in words.
+    pub fn look_alike(&self) -> Option<(usize, &'static str)> {
+        let e = self.evidence.iter().find(|e| e.rank.0 == 1)?;
+        SIGNATURES.iter().find_map(|s| match s.meaning {
+            Meaning::NotOom(what) if s.id == e.signature => Some((e.line, what)),
+            _ => None,
+        })
     }
 
     /// The first line of evidence for the out-of-memory verdict, if any.

@@ -269,13 +269,12 @@ pub(super) fn not_oom(d: &Diagnosis, out: &mut Ranking) {
             }
         };
         out.add("not_oom_fix", 100, detail, because);
-    } else if let Some(what) = d.summary.strip_prefix("Not an out-of-memory failure: ") {
+    } else if let Some((l, what)) = d.look_alike() {
         // A look-alike without a fix of its own in the table: say what it is.
-        let l = d.not_oom_line().map_or(1, |e| e.line);
         out.add(
             "not_oom_fix",
             95,
-            format!("{}: fix that; memory settings will not help", what.trim_end_matches('.')),
+            format!("{what}: fix that; memory settings will not help"),
             format!("{}: the log shows a failure that is not memory running out", at(l)),
         );
     } else if let Some((l, text)) = &d.failure {
