@@ -400,7 +400,7 @@ impl Diagnoser {
         }
         let found = priority.into_iter().find(|k| self.oom_kinds.iter().any(|(kind, _)| kind == k));
         let oom = found.is_some();
-        if let Some(line) = found.map_or_else(|| free_gpu(self.suspect, &self.seen, &numbers), |_| None) {
+        if let Some(line) = found.is_none().then(|| free_gpu(self.suspect, &self.seen, &numbers)).flatten() {
             self.not_oom
                 .push((GPU_MOSTLY_FREE, "the GPU was mostly free when this failed, so its memory is not the cause"));
             self.seen.push((GPU_MOSTLY_FREE, line));

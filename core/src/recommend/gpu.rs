@@ -149,8 +149,7 @@ fn fragmentation(f: &Facts, out: &mut Ranking) {
     let request = f.requested.map_or_else(|| "the request".to_string(), b);
     // The wording dates the PyTorch: "cached" (<= 1.3) and "reserved in total"
     // (1.4-2.0) come from versions without expandable segments.
-    let old_wording = |w: &str| f.d.evidence.iter().any(|e| e.text.contains(w));
-    let setting = if old_wording(" cached)") {
+    let setting = if f.d.evidence.iter().any(|e| e.text.contains(" cached)")) {
         "this PyTorch (it says \"cached\") predates both allocator settings: upgrade PyTorch, or reduce the batch"
     } else if f.d.numbers.reserved_by_pytorch.is_some() {
         "export PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128 before the process starts (this PyTorch's wording predates expandable_segments; after upgrading, expandable_segments:True)"
@@ -312,7 +311,8 @@ fn frameworks(f: &Facts, out: &mut Ranking) {
         // context. A cache far shorter than max_model_len needs the context cut.
         let nearly = match (n.kv_cache_tokens, n.max_seq_len_tokens) {
             (Some(kv), Some(len)) => kv.saturating_mul(4) >= len.saturating_mul(3),
-            _ => kv_signature_is_no_room(d),
+            // No figures: vLLM found no memory at all for KV cache blocks.
+            _ => d.has("vllm-no-kv-memory") || d.has("vllm-zero-blocks"),
         };
         let room_to_raise = util.is_none_or(|u| u < 0.95);
         let (seq_score, util_score) = if nearly && room_to_raise { (90, 94) } else { (94, 90) };
@@ -338,11 +338,6 @@ fn frameworks(f: &Facts, out: &mut Ranking) {
             format!("{}: weights and KV cache share the GPU", at(line)),
         );
     }
-}
-
-/// vLLM found no memory at all for KV cache blocks (rather than too few).
-fn kv_signature_is_no_room(d: &Diagnosis) -> bool {
-    d.has("vllm-no-kv-memory") || d.has("vllm-zero-blocks")
 }
 
 /// The frame that raised and the phase (catalog G-08, G-10, G-12, G-14, G-18).
