@@ -18,6 +18,9 @@ struct Facts<'a> {
     /// PyTorch's own allocated + reserved-but-unallocated bytes.
     own: Option<u64>,
     inference: bool,
+    /// The log shows training: backward, an optimizer step, a loss, a
+    /// training framework or a training setting.
+    training: bool,
 }
 
 impl Facts<'_> {
@@ -47,6 +50,12 @@ fn facts(d: &Diagnosis) -> Facts<'_> {
         (a, u) => Some(a.unwrap_or(0) + u.unwrap_or(0)),
     };
     let training_frames = d.frames.iter().any(|(f, _)| matches!(f, Frame::Backward | Frame::OptimizerStep));
+    let training = training_frames
+        || d.frames.iter().any(|(f, _)| *f == Frame::CrossEntropy)
+        || matches!(d.phase, Some(Phase::Backward | Phase::OptimizerStep | Phase::Validation))
+        || [Stack::Deepspeed, Stack::Fsdp, Stack::Lightning, Stack::Verl].iter().any(|s| d.stack.contains(s))
+        || d.settings.get(Knob::GradAccumulation).is_some()
+        || d.settings.get(Knob::GradCheckpointing).is_some();
     let inference = !training_frames
         && !matches!(d.phase, Some(Phase::Backward | Phase::OptimizerStep))
         && (d.stack.contains(&Stack::Vllm)
@@ -60,6 +69,7 @@ fn facts(d: &Diagnosis) -> Facts<'_> {
         free: n.free,
         own,
         inference,
+        training,
     }
 }
 
@@ -503,15 +513,46 @@ fn defaults(f: &Facts, out: &mut Ranking) {
         );
         return;
     }
+    // Unless the log shows this process held most of the GPU, a second
+    // process on the card is the commonest answer in public threads (G-06).
+    let held_by_this = f
+        .own
+        .or(f.d.numbers.this_process)
+        .zip(f.capacity)
+        .is_some_and(|(own, t)| own.saturating_mul(10) >= t.saturating_mul(8));
+    if !held_by_this && !f.stack(Stack::Mps) {
+        out.add(
+            "free_other_process",
+            if f.training { 60 } else { 73 },
+            "check what else holds the GPU (nvidia-smi --query-compute-apps=pid,used_memory --format=csv): a stale process, a second model or another user's job; run alone on it (CUDA_VISIBLE_DEVICES)",
+            format!("{}: GPU memory ran out and the log does not show how much of it this process held", at(f.line)),
+        );
+    }
+    if !f.training {
+        // Nothing shows training: half precision and smaller weights apply to
+        // any workload; the training-only fixes come after.
+        out.add(
+            "mixed_precision",
+            70,
+            "run in half precision: torch_dtype=torch.float16 / bfloat16 (or model.half()) for weights and activations",
+            because.clone(),
+        );
+        out.add(
+            "quantize",
+            66,
+            "8/4-bit weights (bitsandbytes, GPTQ/AWQ) if half precision still does not fit",
+            because.clone(),
+        );
+    }
     let multi_gpu = f.stack(Stack::Deepspeed) || f.stack(Stack::Fsdp) || f.stack(Stack::Nccl);
     out.add(
         "grad_checkpointing",
-        72,
+        if f.training { 72 } else { 64 },
         "checkpoint activations (HF gradient_checkpointing=True; verl enable_gradient_checkpointing=True)",
         because.clone(),
     );
     let batch = f.d.settings.number(Knob::MicroBatch);
-    out.add("grad_accumulation", 68, format!("with a smaller micro batch, set accumulate_grad_batches / gradient_accumulation_steps so micro batch x steps x GPUs stays the same{}", batch.map(|bs| format!(" ({bs} x 1 -> {} x 2)", bs / 2)).unwrap_or_default()), because.clone());
+    out.add("grad_accumulation", if f.training { 68 } else { 62 }, format!("with a smaller micro batch, set accumulate_grad_batches / gradient_accumulation_steps so micro batch x steps x GPUs stays the same{}", batch.map(|bs| format!(" ({bs} x 1 -> {} x 2)", bs / 2)).unwrap_or_default()), because.clone());
     out.add("mixed_precision", 62, "train in bf16 (autocast) if the run is in fp32", because.clone());
     out.add(
         "shard_fsdp_zero",

@@ -89,13 +89,13 @@ pub(super) fn host(d: &Diagnosis, out: &mut Ranking) {
     if let (Some(sigkill), Some(p)) = (d.first_seen("torchrun-sigkill"), peak) {
         out.add("other", 86, format!("{peak_note}host RAM holds whatever is offloaded to CPU (per rank): fewer ranks per node, less offload, or a node with more RAM"), format!("{}: a rank was SIGKILLed with {} of host memory in use", at(sigkill), b(p)));
     }
-    // Without a sign of DataLoader workers in the log they are still the
-    // lab's most common cause (catalog H-01, H-02), but only just: more RAM
-    // and a smaller batch follow.
+    // DataLoader workers lead only when the log shows them (catalog H-01,
+    // H-02): in public threads a bare host OOM was answered with more RAM or
+    // a smaller batch, and once in thirty with fewer workers.
     let no_workers = workers.is_none();
     out.add(
         "fewer_workers",
-        if workers.is_some() { 94 } else { 72 },
+        if workers.is_some() { 94 } else { 64 },
         format!("{peak_note}{}", fewer_workers_detail(d)),
         workers.unwrap_or_else(|| format!("{l}: host RAM ran out; in training, DataLoader workers (each a copy of the dataset and the parent's memory) are a common cause", l = at(l))),
     );
