@@ -40,7 +40,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// Dev logs whose oom/memory label rests on the thread, not on the text: no
 /// rule can read it off the log without contradicting another log of the
 /// same text. Scored like the rest; only exempt from the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 17] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 26] = [
     (
         "jax788-autotune-alloc-failures-wrapped-nonfatal",
         "the same CUDA_ERROR_OUT_OF_MEMORY lines are fatal in alphafold197; only the reporter says these were not",
@@ -96,6 +96,39 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 17] = [
     (
         "pilens2230-github-actions-exit-137-killed-with-headroom-lookalike",
         "exit 137 names host memory as the suspect by the contract; the watcher's prose rules it out",
+    ),
+    (
+        "deepspeed1956-gptj-resume-zero-checkpoint-sigkill",
+        "the launcher's 'Killing subprocess' with no exit code; the OOM is in a sibling thread",
+    ),
+    (
+        "alphastar10-pycharm-exit-137-ram-over-100pct",
+        "exit 137 is a suspect by the contract; the proof is the reporter's screenshots",
+    ),
+    (
+        "dsnet5-killed-after-test-patches-float64-chinese",
+        "a bare 'Killed' is labelled an OOM in hedwig70 and landmark65",
+    ),
+    ("lte22-config-loaded-then-killed-prompt-path", "a bare 'Killed' is labelled an OOM in hedwig70 and landmark65"),
+    (
+        "dbgpt63-wsl-loading-shards-0pct-killed-chatglm-path",
+        "a bare 'Killed'; the path-name bug behind it is in the reporter's follow-up",
+    ),
+    (
+        "tigrlab338-sge-h-vmem-default-ls-failed-to-map-segment",
+        "the loader's ENOMEM names no scheduler; SGE's h_vmem default is in the admin's reply",
+    ),
+    (
+        "llavanext247-zero3-allocator-cache-flush-warning-tail-training-continues",
+        "only the tail of DeepSpeed's warning; its memory-pressure wording is in the issue title",
+    ),
+    (
+        "deepimageanalogy3-cudnn-exec-failed-80col-wrap-windows",
+        "CUDNN_STATUS_EXECUTION_FAILED is a look-alike; the GPU suspicion is the reporter's",
+    ),
+    (
+        "videodiffspeedrun2-nccl-shm-segment-inline-backticks",
+        "the same NCCL shared-memory line is labelled an OOM in cogvlm394",
     ),
 ];
 

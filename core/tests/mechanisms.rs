@@ -317,3 +317,67 @@ fn cloud_notebooks_ray_and_reflowed_allocator_messages() {
     let crash = corpus("ollama7031-runner-exit-0xc0000409-fixed-by-update");
     assert_eq!((crash.oom, crash.memory, ids(&crash)[0]), (false, MemoryKind::None, "not_oom_fix"));
 }
+
+#[test]
+fn schedulers_memory_kills_in_their_own_words() {
+    // Torque: "PBS: job killed: vmem 3372163072 exceeded limit 2147483648", in bytes.
+    let r = corpus("hyphy500-pbs-vmem-exceeded-torque-2gib-default");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::JobLimit));
+    assert_eq!((r.numbers.total_vm, r.numbers.job_limit), (Some(3_372_163_072), Some(2_147_483_648)));
+    assert_eq!(r.fixes[0].id, "more_host_mem_request");
+    // Moab: "job 3132467 exceeded MEM usage hard limit (2528 > 1126)".
+    let r = corpus("cbio251-pbs-exceeded-mem-usage-hard-limit-wrong-queue");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::JobLimit));
+    // Grid Engine's abort mail: "failed execd enforced h_vmem limit because:".
+    let r = corpus("mgatk36-sge-failed-execd-enforced-h-vmem-749g");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::JobLimit));
+}
+
+#[test]
+fn nccls_shared_memory_reads_like_a_full_disk() {
+    // "include/shm.h:28 NCCL WARN Call to posix_fallocate failed : No space left on device".
+    let r = corpus("nccl290-horovod-ngc-container-posix-fallocate");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Shm));
+    assert_eq!(r.fixes[0].id, "bigger_shm");
+}
+
+#[test]
+fn allocators_beyond_pytorchs_first_words() {
+    // Only the old message's parenthesis: "Tried to allocate 20.00 MiB (GPU 0; 1.96 GiB total capacity; ...".
+    let r = corpus("shannonai-selfexplaining6-bare-fragment-2gb-gpu");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Gpu));
+    assert_eq!((r.numbers.requested, r.numbers.capacity), (Some(20 << 20), Some(gib(1.96))));
+    // CuPy's pool under Chainer: "out of memory to allocate 163840000 bytes (total 1673061376 bytes)".
+    let r = corpus("spacenetbuilding3-chainer-cupy-oom-training-loop");
+    assert_eq!((r.oom, r.memory, r.numbers.requested), (true, MemoryKind::Gpu, Some(163_840_000)));
+    // GCC under nvcc: "virtual memory exhausted: 无法分配内存".
+    let r = corpus("cudpp109-nvcc-virtual-memory-exhausted-chinese-strerror");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Host));
+}
+
+#[test]
+fn gpu_faults_and_stops_that_are_not_memory() {
+    for id in [
+        "collenchymablas14-dmesg-xid31-gpu-memory-page-fault",
+        "gpuburn1-dmesg-pcie-surprise-down-xid79-k40m-93c",
+        "nvsentinel155-nvrm-fallen-off-bus-continuation-lines-no-xid",
+        "returnn1486-nvidia-smi-device-handle-unknown-pcie-aer",
+        "mmagic508-pin-memory-thread-interleaved-two-processes",
+        "primerl1360-death-signal-15-orchestrator-crash",
+        "jax15361-cudnn-85-vs-86-dnn-init-prngkey-notebook",
+        "ollama5517-pinned-host-malloc-unsupported-driver-combination",
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (false, MemoryKind::None), "{id}");
+        assert_eq!(r.fixes.first().map(|f| f.id), Some("not_oom_fix"), "{id}: {:?}", r.fixes);
+    }
+}
+
+#[test]
+fn vllm_out_of_memory_outside_its_kv_cache_plan() {
+    // "[rank0]: torch.OutOfMemoryError: Error in model execution ..." with gpu_memory_utilization=0.9.
+    let r = corpus("minicpmv612-vllm-rank0-model-execution-oom-3090");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Gpu));
+    assert_eq!(r.fixes[0].id, "lower_gpu_mem_util", "{:?}", r.fixes[0]);
+    assert!(r.fixes[0].detail.contains("0.9 -> 0.80"), "{}", r.fixes[0].detail);
+}

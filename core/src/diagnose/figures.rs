@@ -105,7 +105,7 @@ impl Collector {
                 self.read_current_wording(line);
             }
             // The old wording's parenthesis, when a paste broke it onto a second line.
-            "reserved-in-total" | "old-wording-tail" => self.read_old_wording(line),
+            "reserved-in-total" | "old-wording-tail" | "old-wording-capacity" => self.read_old_wording(line),
             "paddle-oom" => {
                 keep_first(&mut n.requested, size_at(line, "Cannot allocate"));
                 keep_first(&mut n.free, size_at(line, "available memory is only"));
@@ -125,6 +125,23 @@ impl Collector {
                 keep_first(&mut n.requested, after(line, "buffer of size").and_then(leading_integer).map(Bytes))
             }
             "pinned-memory" => keep_first(&mut n.requested, size_at(line, "failed to allocate")),
+            "pbs-mem-exceeded" => {
+                // "job killed: mem 8421356kb exceeded limit 8388608kb"; Torque also writes bare bytes.
+                let size = |rest: &str| leading_size(rest, Binary).or_else(|| leading_integer(rest).map(Bytes));
+                let used = after(line, "job killed: ").map(|r| r.trim_start_matches(|c: char| c.is_ascii_alphabetic()));
+                let field = if find_ci(line, "job killed: mem").is_some() || find_ci(line, "job killed: pmem").is_some()
+                {
+                    &mut n.rss
+                } else {
+                    &mut n.total_vm
+                };
+                keep_first(field, used.and_then(size));
+                keep_first(&mut n.job_limit, after(line, "exceeded limit").and_then(size));
+            }
+            "cupy-oom" => {
+                let count = |marker| after(line, marker).map(|r| r.replace(',', "")).and_then(|r| leading_integer(&r));
+                keep_first(&mut n.requested, count("to allocate").or_else(|| count("allocating")).map(Bytes));
+            }
             "k8s-evicted-memory" => keep_first(&mut n.rss, size_at(line, "was using")),
             "torque-resources" => {
                 // "resources_used.vmem=286793240kb", "req_information.memory.0=209715200kb".

@@ -104,6 +104,9 @@ pub const HEDGES: &[&str] = &[
 /// the locales people run clusters in: English, Chinese, Japanese, German,
 /// French, Spanish, Russian, Portuguese, Korean, Italian. Checked in context
 /// (a bare line or a shell job report), see `lines::is_shell_killed`.
+const PIN_MEMORY: &str = "the DataLoader's pin-memory thread died (pin_memory=True), not memory running out";
+const GPU_FAULT: &str = "a GPU fault reported by the NVIDIA driver (an Xid: a bad address, or the GPU lost from the bus), not memory running out";
+
 pub const KILLED_WORDS: [&str; 10] = [
     "Killed",
     "已杀死",
@@ -193,6 +196,14 @@ pub const SIGNATURES: &[Signature] = &[
     sig("vllm-zero-blocks", "# GPU blocks: 0", Oom(Gpu)),
     sig("vllm-zero-blocks", "# cuda blocks: 0", Oom(Gpu)),
     sig("vllm-negative-kv", "reserved for KV Cache is -", Oom(Gpu)),
+    // PyTorch's old parenthesis, "(GPU 0; 1.96 GiB total capacity; ...", pasted without its first words.
+    sig("old-wording-capacity", "total capacity;", Oom(Gpu)),
+    // CuPy's pool (Chainer, CuPy code): "out of memory to allocate 163840000 bytes (total 1673061376 bytes)",
+    // newer "Out of memory allocating 1,024 bytes (allocated so far: 0 bytes)".
+    sig("cupy-oom", "out of memory to allocate", Oom(Gpu)),
+    sig("cupy-oom", "(allocated so far:", Oom(Gpu)),
+    // GCC and other tools built on xmalloc: "virtual memory exhausted: Cannot allocate memory".
+    sig("virtual-memory-exhausted", "virtual memory exhausted", Oom(Host)),
     // Any other wording: the line's own words say which memory.
     generic("out-of-memory", "out of memory", OomByContext(Host)),
     generic("cannot-allocate-memory", "Cannot allocate memory", OomByContext(Host)),
@@ -252,7 +263,15 @@ pub const SIGNATURES: &[Signature] = &[
     sig("memcg-oom-kill", "Memory cgroup out of memory", Oom(JobLimit)),
     sig("memcg-usage-limit", "memory: usage", Figure),
     // PBS and LSF name their memory kills too.
-    sig("pbs-mem-exceeded", "job killed: mem", Oom(JobLimit)),
+    // "PBS: job killed: vmem 3372163072 exceeded limit 2147483648", for any of PBS's memory resources.
+    Signature {
+        also: &["job killed: vmem", "job killed: pmem", "job killed: pvmem"],
+        ..sig("pbs-mem-exceeded", "job killed: mem", Oom(JobLimit))
+    },
+    // Moab's hard limit kills: "job 3132467 exceeded MEM usage hard limit (2528 > 1126)".
+    sig("moab-hard-limit", "MEM usage hard limit", Oom(JobLimit)),
+    // Grid Engine's abort mail: "failed execd enforced h_vmem limit because:".
+    sig("sge-h-vmem", "enforced h_vmem limit", Oom(JobLimit)),
     sig("lsf-memlimit", "TERM_MEMLIMIT", Oom(JobLimit)),
     // Torque: "Job exceeded a memory resource limit (vmem, pvmem, etc.). Job was aborted".
     sig("torque-mem-limit", "a memory resource limit", Oom(JobLimit)),
@@ -274,6 +293,8 @@ pub const SIGNATURES: &[Signature] = &[
     sig("dataloader-shm", "out of shared memory", Oom(Shm)),
     sig("dataloader-worker-exited", "exited unexpectedly", Suspect(Shm)),
     sig("nccl-shm-open", "ncclShmOpen", Oom(Shm)),
+    // NCCL sizes its /dev/shm segments with posix_fallocate (shm.h): "No space left" there is /dev/shm.
+    sig("nccl-shm-open", "Call to posix_fallocate failed", Oom(Shm)),
     sig("shm-segment", "creating shared memory segment", Oom(Shm)),
     // PyTorch's shared-memory tensors live in /dev/shm as /torch_<pid>_<n>: a full
     // /dev/shm reads "No space left on device" there, which is not the disk.
@@ -306,6 +327,12 @@ pub const SIGNATURES: &[Signature] = &[
         "driver-too-old",
         "driver version is insufficient",
         NotOom("the NVIDIA driver is older than the CUDA runtime this build needs"),
+    ),
+    // cudaErrorSystemDriverMismatch, often behind an allocation that only looks refused for lack of memory.
+    sig(
+        "driver-too-old",
+        "cuda driver combination",
+        NotOom("the display driver and the CUDA driver do not match (cudaErrorSystemDriverMismatch)"),
     ),
     sig(
         "fail-fast",
@@ -343,7 +370,23 @@ pub const SIGNATURES: &[Signature] = &[
         NotOom("the dynamic loader ran out of static TLS slots for a library, not memory"),
     ),
     sig("code-signature", "code signature", NotOom("macOS refused the program's code signature and killed it")),
+    sig("pin-memory-thread", "Pin memory thread exited unexpectedly", NotOom(PIN_MEMORY)),
+    // The driver's fault reports: Xid 31 is a page fault (a bad address), 79 a GPU gone from the bus.
+    sig("nvidia-xid", "NVRM: Xid", NotOom(GPU_FAULT)),
+    sig("nvidia-xid", "fallen off the bus", NotOom(GPU_FAULT)),
+    sig("nvidia-xid", "Unable to determine the device handle", NotOom(GPU_FAULT)),
     sig("pbs-walltime", "job killed: walltime", NotOom("PBS ended the job at its walltime limit")),
+    // torchelastic's agent was sent SIGTERM: a scheduler, a user or a crashed sibling stopped it; the OOM killer sends SIGKILL.
+    sig(
+        "sigterm-received",
+        "Received 15 death signal",
+        NotOom("the launcher was sent SIGTERM (a scheduler, a user or a crashed sibling process stopped it)"),
+    ),
+    sig(
+        "cudnn-version-mismatch",
+        "but source was compiled with",
+        NotOom("the cuDNN library loaded is older than the one the framework was built with"),
+    ),
     sig(
         "k8s-evicted-disk",
         "ephemeral local storage usage",
@@ -496,6 +539,9 @@ pub const SIGNATURES: &[Signature] = &[
     sig("stack", "_distributed.py", Stack(Stack::Fsdp)),
     word("stack", "vllm", Stack(Stack::Vllm)),
     sig("stack", "KV cache", Stack(Stack::Vllm)),
+    // Settings only vLLM takes, and its worker's wrapper around an OOM.
+    sig("stack", "gpu_memory_utilization", Stack(Stack::Vllm)),
+    sig("stack", "Error in model execution", Stack(Stack::Vllm)),
     word("stack", "verl", Stack(Stack::Verl)),
     word("stack", "jax", Stack(Stack::Jax)),
     word("stack", "jaxlib", Stack(Stack::Jax)),

@@ -310,6 +310,22 @@ fn frameworks(f: &Facts, out: &mut Ranking) {
     let kv_signature = ["vllm-kv-too-small", "vllm-kv-needed", "vllm-no-kv-memory", "vllm-zero-blocks"]
         .into_iter()
         .find_map(|id| d.first_seen(id));
+    // vLLM takes gpu_memory_utilization of the GPU for weights and KV cache
+    // up front; an allocation outside that plan (activations, an encoder, the
+    // sampler) gets only the rest.
+    let planned = kv_signature.is_some() || d.has("vllm-preempted") || d.has("vllm-free-memory");
+    if f.stack(Stack::Vllm) && !planned {
+        let util = d.settings.fraction(Knob::GpuMemUtil);
+        out.add(
+            "lower_gpu_mem_util",
+            89,
+            match util {
+                Some(u) => format!("gpu_memory_utilization {u} leaves {:.0}% of the GPU for everything outside the KV cache: lower it ({u} -> {:.2}) so activations fit", (1.0 - u) * 100.0, (u - 0.1).max(0.1)),
+                None => "vLLM keeps 90% of the GPU (gpu_memory_utilization 0.9) for weights and KV cache: lower it (e.g. 0.9 -> 0.8) so activations fit".into(),
+            },
+            format!("{}: vLLM ran out of GPU memory outside the KV cache it plans for", at(f.line)),
+        );
+    }
     if let Some(line) = kv_signature {
         let tokens = n
             .kv_cache_tokens

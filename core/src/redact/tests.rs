@@ -76,7 +76,9 @@ fn the_real_logs_lose_their_user_names_and_addresses() {
         for marker in ["/home/", "C:\\Users\\", "/Users/"] {
             for (at, _) in out.match_indices(marker) {
                 let name: String = out[at + marker.len()..].chars().take_while(|c| is_name_char(*c)).collect();
-                assert!(name.is_empty(), "{id}: a user name survived: {marker}{name}");
+                // A reporter's own placeholder ("/home/..../") names nobody.
+                let named = name.chars().any(|c| c.is_ascii_alphanumeric());
+                assert!(!named, "{id}: a user name survived: {marker}{name}");
                 users += out[at + marker.len()..].starts_with("<user") as usize;
             }
         }
