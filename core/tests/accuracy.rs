@@ -40,7 +40,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// Dev logs whose oom/memory label rests on the thread, not on the text: no
 /// rule can read it off the log without contradicting another log of the
 /// same text. Scored like the rest; only exempt from the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 26] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 32] = [
     (
         "jax788-autotune-alloc-failures-wrapped-nonfatal",
         "the same CUDA_ERROR_OUT_OF_MEMORY lines are fatal in alphafold197; only the reporter says these were not",
@@ -129,6 +129,30 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 26] = [
     (
         "videodiffspeedrun2-nccl-shm-segment-inline-backticks",
         "the same NCCL shared-memory line is labelled an OOM in cogvlm394",
+    ),
+    (
+        "chatglm6b191-loading-shards-50pct-bare-killed-13gb-ram",
+        "a bare 'Killed' is labelled an OOM in hedwig70 and landmark65",
+    ),
+    (
+        "textgen536-wsl-llama30b-4bit-loading-model-killed-wslconfig",
+        "a bare 'Killed' is labelled an OOM in hedwig70 and landmark65",
+    ),
+    (
+        "trtllm2539-convert-checkpoint-killed-gpu-60gb-free",
+        "a bare 'Killed' is labelled an OOM in hedwig70 and landmark65",
+    ),
+    (
+        "linly83-zero3-offload-init-sigkill-handler-return-code-1-cpu-ram",
+        "return code 1 from DeepSpeed's launcher; host memory is the thread's reading",
+    ),
+    (
+        "weathernext44-graphcast-small-cpu-oom-124gb",
+        "XLA's message is the same on GPU; the CPU platform is in the reporter's prose",
+    ),
+    (
+        "flyte2376-demo-cluster-exit-137-reason-error-oomkilled-false",
+        "exit 137 with 'Reason [Error]'; the memory limit is in the thread",
     ),
 ];
 

@@ -381,3 +381,53 @@ fn vllm_out_of_memory_outside_its_kv_cache_plan() {
     assert_eq!(r.fixes[0].id, "lower_gpu_mem_util", "{:?}", r.fixes[0]);
     assert!(r.fixes[0].detail.contains("0.9 -> 0.80"), "{}", r.fixes[0].detail);
 }
+
+#[test]
+fn more_allocators_and_platforms_in_their_own_words() {
+    let cases = [
+        // MLX on Metal: "[METAL] Command buffer execution failed: Insufficient Memory".
+        ("vmlx58-metal-command-buffer-insufficient-memory-35b-m1max", MemoryKind::Gpu),
+        // PaddlePaddle 1.x: "Expected allocating <= available, but received allocating:5403593101 > ...".
+        ("paddlemodels2292-enforce-allocating-gt-available-yolov3-infer", MemoryKind::Gpu),
+        // TensorFlow on the CPU: "... /device:CPU:0 by allocator cpu".
+        ("tfmodels6450-oom-tensor-on-cpu-allocator-cpu", MemoryKind::Host),
+        // joblib: "The exit codes of the workers are {SIGKILL(-9)}".
+        ("hotpot39-preprocess-terminatedworker-sigkill", MemoryKind::Host),
+        ("arrow2549-to-pandas-arrowmemoryerror", MemoryKind::Host),
+        // Ray's object store against /dev/shm, with its figures in bytes.
+        ("gpustack5014-raylet-shm-request-10gb-exceeds-9gb-ascend", MemoryKind::Shm),
+        ("sglang4330-spec-decoding-not-enough-memory-increase-mem-fraction", MemoryKind::Gpu),
+        // PyTorch 2.1 on a MIG slice: NVML's assert in place of the OOM message.
+        ("pytorch112377-mig-nvml-assert-masks-cuda-oom", MemoryKind::Gpu),
+        ("tfmodels5591-cloudml-replica-master-ran-out-of-memory-sigkill", MemoryKind::Host),
+    ];
+    for (id, memory) in cases {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (true, memory), "{id}");
+    }
+    let r = corpus("paddlemodels2292-enforce-allocating-gt-available-yolov3-infer");
+    assert_eq!((r.numbers.requested, r.numbers.free), (Some(5_403_593_101), Some(5_300_944_640)));
+    let r = corpus("gpustack5014-raylet-shm-request-10gb-exceeds-9gb-ascend");
+    assert_eq!((r.numbers.requested, r.numbers.free), (Some(10_200_547_328), Some(9_663_676_416)));
+    assert_eq!(r.fixes[0].id, "bigger_shm");
+}
+
+#[test]
+fn signals_that_only_suggest_memory_and_translated_crashes() {
+    // mpirun's "exited on signal 9 (Killed)" and macOS's "Killed: 9": SIGKILL, a suspect.
+    let r = corpus("horovod469-mpirun-rank7-signal-9-killed-keras-epoch");
+    assert_eq!((r.oom, r.memory), (false, MemoryKind::Host));
+    let r = corpus("ipython8678-kernelrestarter-then-killed-9-macos");
+    assert_eq!((r.oom, r.memory), (false, MemoryKind::Host));
+    // TGI's child "signaled to shutdown with signal 7": SIGBUS, /dev/shm in a container.
+    let r = corpus("tgi446-download-process-signal-7-shm-not-mounted");
+    assert_eq!((r.oom, r.memory, r.fixes[0].id), (false, MemoryKind::Shm, "bigger_shm"));
+    // glibc's "Segmentation fault" in Russian, after an unrelated "8509 killed.".
+    let r = corpus("vk4xmpp50-russian-segfault-after-old-instance-killed");
+    assert_eq!((r.oom, r.memory, r.fixes[0].id), (false, MemoryKind::None, "not_oom_fix"));
+    // TensorFlow's allocator warning that says it is not a failure.
+    let r = corpus("tensorpack1303-bfc-not-a-failure-warning-frcnn");
+    assert_eq!((r.oom, r.fixes[0].id), (false, "not_oom_fix"));
+    let r = corpus("underactuated236-iopub-data-rate-exceeded-prints");
+    assert_eq!((r.oom, r.memory, r.fixes[0].id), (false, MemoryKind::None, "not_oom_fix"));
+}

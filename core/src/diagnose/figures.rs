@@ -138,6 +138,14 @@ impl Collector {
                 keep_first(field, used.and_then(size));
                 keep_first(&mut n.job_limit, after(line, "exceeded limit").and_then(size));
             }
+            "ray-shm-request" => {
+                keep_first(&mut n.requested, after(line, "request is for").and_then(leading_integer).map(Bytes));
+                keep_first(&mut n.free, after(line, "amount available is").and_then(leading_integer).map(Bytes));
+            }
+            "paddle-allocating" => {
+                keep_first(&mut n.requested, after(line, "received allocating:").and_then(leading_integer).map(Bytes));
+                keep_first(&mut n.free, after(line, "> available:").and_then(leading_integer).map(Bytes));
+            }
             "cupy-oom" => {
                 let count = |marker| after(line, marker).map(|r| r.replace(',', "")).and_then(|r| leading_integer(&r));
                 keep_first(&mut n.requested, count("to allocate").or_else(|| count("allocating")).map(Bytes));

@@ -100,7 +100,8 @@ pub fn touches(line: &str, start: usize, end: usize, inside: impl Fn(char) -> bo
 /// `mps`, `xla`, `hbm`, `vram`, a device ordinal), a cgroup or container
 /// limit, or a process heap (Java's and Node's "heap").
 pub fn memory_named(line: &str) -> Option<MemoryKind> {
-    if ["java", "heap"].iter().any(|w| find_ci(line, w).is_some()) {
+    // TensorFlow names the CPU as a device: "on /job:localhost/.../device:CPU:0 by allocator cpu".
+    if ["java", "heap", "device:CPU", "allocator cpu"].iter().any(|w| find_ci(line, w).is_some()) {
         return Some(MemoryKind::Host);
     }
     const DEVICE: [&str; 12] =
@@ -219,6 +220,10 @@ mod tests {
         assert_eq!(memory_named("Cuda failure 2 'out of memory'"), Some(MemoryKind::Gpu));
         assert_eq!(memory_named("Memory cgroup out of memory: Killed process 1"), Some(MemoryKind::JobLimit));
         assert_eq!(memory_named("OSError: [Errno 12] Cannot allocate memory"), None);
+        assert_eq!(
+            memory_named("OOM when allocating tensor with shape[24,1,2304] and type float on /job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu"),
+            Some(MemoryKind::Host)
+        );
     }
 
     #[test]

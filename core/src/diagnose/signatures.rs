@@ -173,7 +173,7 @@ pub const SIGNATURES: &[Signature] = &[
     sig("tpu-hbm-oom", "Ran out of memory in memory space hbm", Oom(Gpu)),
     // TPU runtime: "Attempting to reserve 5.23G at the bottom of memory. That was not possible."
     sig("tpu-hbm-oom", "That was not possible", OomByContext(Gpu)),
-    sig("tf-oom-allocating", "OOM when allocating tensor", Oom(Gpu)),
+    sig("tf-oom-allocating", "OOM when allocating tensor", OomByContext(Gpu)),
     sig("tf-internal-oom", "Internal: out of memory", Oom(Gpu)),
     // TensorFlow's BFC allocator says this before a real OOM and also when it is
     // "not a failure": only a suspect until an OOM error follows.
@@ -202,6 +202,23 @@ pub const SIGNATURES: &[Signature] = &[
     // newer "Out of memory allocating 1,024 bytes (allocated so far: 0 bytes)".
     sig("cupy-oom", "out of memory to allocate", Oom(Gpu)),
     sig("cupy-oom", "(allocated so far:", Oom(Gpu)),
+    // Apple's Metal (MLX, Swift): "Command buffer execution failed: Insufficient Memory
+    // (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)", "Insufficient Memory (IOAF code 8)".
+    sig("metal-oom", "execution failed: Insufficient Memory", Oom(Gpu)),
+    sig("metal-oom", "CallbackErrorOutOfMemory", Oom(Gpu)),
+    sig("metal-oom", "(IOAF code 8)", Oom(Gpu)),
+    // PaddlePaddle 1.x: "Expected allocating <= available, but received allocating:5403593101 > available:5300944640."
+    sig("paddle-allocating", "Expected allocating <= available", Oom(Gpu)),
+    // joblib's loky: "The exit codes of the workers are {SIGKILL(-9)}": the OOM killer, as for DataLoader workers.
+    sig("joblib-worker-sigkill", "workers are {SIGKILL", Oom(Host)),
+    Signature { boundary: Boundary::Identifier, ..sig("arrow-memory-error", "ArrowMemoryError", Oom(Host)) },
+    // Ray's object store: "System memory request exceeds memory available in /dev/shm. The request is for N bytes".
+    sig("ray-shm-request", "exceeds memory available in /dev/shm", Oom(Shm)),
+    // SGLang's start-up check on its KV pool: "Not enough memory. Please try to increase --mem-fraction-static."
+    sig("sglang-mem-fraction", "increase --mem-fraction-static", Oom(Gpu)),
+    // PyTorch 2.1's allocator asks NVML for the process list only while it builds the OOM
+    // message; where NVML is refused (MIG slices) the assert replaces the message.
+    sig("nvml-assert-in-oom", "NVML_SUCCESS == r INTERNAL ASSERT", Oom(Gpu)),
     // GCC and other tools built on xmalloc: "virtual memory exhausted: Cannot allocate memory".
     sig("virtual-memory-exhausted", "virtual memory exhausted", Oom(Host)),
     // Any other wording: the line's own words say which memory.
@@ -230,6 +247,13 @@ pub const SIGNATURES: &[Signature] = &[
     word("sigkill-exit", "exit code -9", Suspect(Host)),
     sig("sigkill-exit", "exit status 137", Suspect(Host)),
     sig("sigkill-exit", "exited with code 137", Suspect(Host)),
+    // mpirun's "exited on signal 9 (Killed)" and macOS's shell "Killed: 9".
+    sig("sigkill-exit", "signal 9 (Killed)", Suspect(Host)),
+    exact("sigkill-exit", "Killed: 9", Suspect(Host)),
+    // A child killed by SIGBUS: in containers, a full /dev/shm (TGI: "signaled to shutdown with signal 7").
+    word("sigbus-exit", "with signal 7", Suspect(Shm)),
+    // Google Cloud ML: "The replica master 0 ran out-of-memory and exited with a non-zero status of 9(SIGKILL)".
+    sig("cloud-replica-oom", "ran out-of-memory", Oom(Host)),
     sig("ollama-system-memory", "requires more system memory", Oom(Host)),
     sig("vllm-cpu-swap", "lack of CPU swap space", Oom(Host)),
     sig("k8s-evicted-memory", "low on resource: memory", Oom(Host)),
@@ -317,7 +341,18 @@ pub const SIGNATURES: &[Signature] = &[
         "Watchdog caught collective operation timeout",
         NotOom("an NCCL collective timed out: a rank hung or diverged, not memory"),
     ),
-    sig("segfault", "Segmentation fault", NotOom("a segmentation fault in native code")),
+    // glibc's SIGSEGV text in the shell's language (Russian, German, French, Spanish, Chinese, Japanese).
+    Signature {
+        also: &[
+            "Ошибка сегментирования",
+            "Speicherzugriffsfehler",
+            "Erreur de segmentation",
+            "Violación de segmento",
+            "段错误",
+            "セグメンテーション違反",
+        ],
+        ..sig("segfault", "Segmentation fault", NotOom("a segmentation fault in native code"))
+    },
     sig("segfault", "SIGSEGV", NotOom("a segmentation fault in native code")),
     sig("disk-quota", "disk quota exceeded", NotOom("the disk quota is full (saving a checkpoint), not memory")),
     generic("disk-full", "No space left on device", NotOom("the disk is full, not memory")),
@@ -341,6 +376,11 @@ pub const SIGNATURES: &[Signature] = &[
     ),
     sig("access-violation", "0xC0000005", NotOom("an access violation (0xC0000005) in native code")),
     sig("access-violation", "3221225477", NotOom("an access violation (0xC0000005) in native code")),
+    sig(
+        "access-violation",
+        "fatal exception: access violation",
+        NotOom("an access violation (0xC0000005) in native code"),
+    ),
     sig(
         "triton-out-of-resources",
         "OutOfResources",
@@ -370,6 +410,11 @@ pub const SIGNATURES: &[Signature] = &[
         NotOom("the dynamic loader ran out of static TLS slots for a library, not memory"),
     ),
     sig("code-signature", "code signature", NotOom("macOS refused the program's code signature and killed it")),
+    sig(
+        "jupyter-iopub-rate",
+        "IOPub data rate exceeded",
+        NotOom("Jupyter's limit on output sent to the browser, not memory"),
+    ),
     sig("pin-memory-thread", "Pin memory thread exited unexpectedly", NotOom(PIN_MEMORY)),
     // The driver's fault reports: Xid 31 is a page fault (a bad address), 79 a GPU gone from the bus.
     sig("nvidia-xid", "NVRM: Xid", NotOom(GPU_FAULT)),

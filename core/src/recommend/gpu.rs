@@ -75,6 +75,15 @@ fn facts(d: &Diagnosis) -> Facts<'_> {
 
 pub(super) fn rank(d: &Diagnosis, out: &mut Ranking) {
     let f = facts(d);
+    // TensorFlow's BFC warning without a failure: it retried with less memory (catalog F-19).
+    if let Some(line) = d.first_seen("tf-allocator-warning").filter(|_| !d.oom) {
+        out.add(
+            "not_oom_fix",
+            99,
+            "TensorFlow says this failed allocation is not a failure: it went on with less memory (perhaps slower); if the job runs, nothing needs fixing, otherwise the error is further down the log",
+            format!("{}: the allocator's warning says it is not a failure", at(line)),
+        );
+    }
     impossible_request(&f, out);
     other_processes(&f, out);
     fragmentation(&f, out);

@@ -158,19 +158,20 @@ pub(super) fn host(d: &Diagnosis, out: &mut Ranking) {
 /// One allocation that no machine has to spare (numpy's "Unable to allocate
 /// 201. GiB for an array with shape ..."): shrink the array, not the machine.
 fn one_array(d: &Diagnosis, out: &mut Ranking) {
-    let Some(r) = d.numbers.requested else { return };
     let array =
         d.evidence.iter().find(|e| e.signature == "numpy-unable-to-allocate" && e.text.contains("array with shape"));
-    let huge = r >= 16 << 30;
-    if array.is_none() && !huge {
+    let huge = d.numbers.requested.filter(|&r| r >= 16 << 30);
+    if array.is_none() && huge.is_none() {
         return;
     }
     let l = array.map_or(line(d), |e| e.line);
+    // Old numpy ("Unable to allocate array with shape (93849, 1, 52300)") names no size.
+    let size = d.numbers.requested.map_or_else(|| "the array".to_string(), b);
     out.add(
         "other",
-        if huge { 93 } else { 88 },
-        format!("one array of {}: a narrower dtype (float32/float16, int32), build or process it in chunks (np.memmap, dask, a loop over slices), or avoid materialising it (broadcasting instead of meshgrid); a smaller input (resolution, volume) if it is data", b(r)),
-        format!("{}: {} asked for in one {}", at(l), b(r), if array.is_some() { "array" } else { "allocation" }),
+        if huge.is_some() { 93 } else { 88 },
+        format!("one array of {size}: a narrower dtype (float32/float16, int32), build or process it in chunks (np.memmap, dask, a loop over slices), or avoid materialising it (broadcasting instead of meshgrid); a smaller input (resolution, volume) if it is data"),
+        format!("{}: {size} asked for in one {}", at(l), if array.is_some() { "array" } else { "allocation" }),
     );
 }
 
