@@ -4,12 +4,35 @@
 //! hedges), where a record starts and where a wrapped message ends.
 
 use super::settings;
-use super::signatures::{Boundary, Meaning, Signature, HEDGES, SIGNATURES};
+use super::signature::{Boundary, Meaning, Signature};
+use super::signatures::SIGNATURES;
 use super::{figures, lines, wrap};
 use crate::scan;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use std::ops::Not;
 use std::sync::OnceLock;
+
+/// Words that, shortly before a signature, say the log only speaks about
+/// running out of memory ("to avoid out of memory", Ray's list of "potential
+/// root causes"): the signature does not count there.
+const HEDGES: &[&str] = &[
+    "may run out",
+    "might run out",
+    "could run out",
+    "to avoid",
+    "to prevent",
+    "avoid out of memory",
+    "if you run out",
+    "in case of",
+    "reduce the risk",
+    "retrying",
+    "will retry",
+    "if you encounter",
+    "if you get",
+    "if you see",
+    "potential root cause",
+    "possible cause",
+];
 
 /// What a needle of the automaton stands for.
 #[derive(Clone, Copy)]

@@ -12,13 +12,15 @@ mod frames;
 mod lines;
 mod matcher;
 mod settings;
+mod signature;
 mod signatures;
 mod wrap;
 
 use crate::memory::{MemoryKind, Stack};
 use matcher::{decisive, hedged, logical_line_end, matcher, matches_here, record_start, Matcher, Target};
 use serde::Serialize;
-use signatures::{Meaning, SIGNATURES};
+use signature::Meaning;
+use signatures::SIGNATURES;
 
 pub use figures::Numbers;
 pub use frames::Frame;

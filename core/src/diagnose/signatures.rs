@@ -3,110 +3,15 @@
 //! frame, a stack or a context hint). All are matched at once by one
 //! Aho-Corasick automaton, ASCII case-insensitively, so a log is scanned once.
 
+use super::signature::{exact, generic, sig, word, Boundary, Meaning, Signature};
 use crate::diagnose::frames::Frame;
 use crate::diagnose::Phase;
 use crate::memory::{MemoryKind, Stack};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Meaning {
-    /// Proves an out-of-memory failure in this memory.
-    Oom(MemoryKind),
-    /// Proves an out-of-memory failure; which memory is read from the line's
-    /// own words (`cuda`, `gpu`, `cgroup`...), this kind when they say nothing.
-    OomByContext(MemoryKind),
-    /// Suggests a memory problem without proving exhaustion (a worker that
-    /// "exited unexpectedly" is usually /dev/shm in containers).
-    Suspect(MemoryKind),
-    /// A failure that looks like an OOM but is not; says what it is.
-    NotOom(&'static str),
-    /// A line whose figures are read (see figures.rs).
-    Figure,
-    Phase(Phase),
-    Stack(Stack),
-    /// Which code raised, on traceback lines (see frames.rs).
-    Frame(Frame),
-    /// `File "…", line N`: a Python traceback line.
-    Traceback,
-    /// Where the job ran (WSL, Windows, a container): recorded for the fixes, not evidence.
-    Context,
-    /// A line that reports a failure (`RuntimeError: …`, `srun: error: …`,
-    /// `FAILED`): the last one is kept, to say what failed when it was not memory.
-    Failure,
-}
-
-#[derive(Clone, Copy, Debug)]
-pub struct Signature {
-    /// The name reported with the evidence line.
-    pub id: &'static str,
-    pub needle: &'static str,
-    pub meaning: Meaning,
-    /// Matched with exact case: SLURM's `task 0: Out Of Memory` must not
-    /// match CUDA's `CUDA error: out of memory`.
-    pub exact_case: bool,
-    /// What may not touch the match: `jax` is not in `ajax`, SLURM's
-    /// `OUT_OF_MEMORY` not in `CUDA_ERROR_OUT_OF_MEMORY`.
-    pub boundary: Boundary,
-    /// A generic wording ("out of memory"): ignored on a line where a specific
-    /// signature already spoke, which knows better what ran out.
-    pub generic: bool,
-    /// Other spellings of the needle (translations), with the same meaning.
-    pub also: &'static [&'static str],
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Boundary {
-    None,
-    /// No letter or digit on either side.
-    Word,
-    /// No letter, digit or `_` on either side.
-    Identifier,
-}
-
-const fn sig(id: &'static str, needle: &'static str, meaning: Meaning) -> Signature {
-    Signature { id, needle, meaning, exact_case: false, boundary: Boundary::None, generic: false, also: &[] }
-}
-
-const fn exact(id: &'static str, needle: &'static str, meaning: Meaning) -> Signature {
-    Signature { exact_case: true, ..sig(id, needle, meaning) }
-}
-
-const fn word(id: &'static str, needle: &'static str, meaning: Meaning) -> Signature {
-    Signature { boundary: Boundary::Word, ..sig(id, needle, meaning) }
-}
-
-const fn generic(id: &'static str, needle: &'static str, meaning: Meaning) -> Signature {
-    Signature { generic: true, ..sig(id, needle, meaning) }
-}
-
-/// Words that, shortly before a signature, say the log only speaks about
-/// running out of memory ("to avoid out of memory", Ray's list of "potential
-/// root causes"): the signature does not count there.
-pub const HEDGES: &[&str] = &[
-    "may run out",
-    "might run out",
-    "could run out",
-    "to avoid",
-    "to prevent",
-    "avoid out of memory",
-    "if you run out",
-    "in case of",
-    "reduce the risk",
-    "retrying",
-    "will retry",
-    "if you encounter",
-    "if you get",
-    "if you see",
-    "potential root cause",
-    "possible cause",
-];
 
 /// The word a shell prints for a child killed by SIGKILL (`strsignal(9)`), in
 /// the locales people run clusters in: English, Chinese, Japanese, German,
 /// French, Spanish, Russian, Portuguese, Korean, Italian. Checked in context
 /// (a bare line or a shell job report), see `lines::is_shell_killed`.
-const PIN_MEMORY: &str = "the DataLoader's pin-memory thread died (pin_memory=True), not memory running out";
-const GPU_FAULT: &str = "a GPU fault reported by the NVIDIA driver (an Xid: a bad address, or the GPU lost from the bus), not memory running out";
-
 pub const KILLED_WORDS: [&str; 10] = [
     "Killed",
     "已杀死",
@@ -122,6 +27,9 @@ pub const KILLED_WORDS: [&str; 10] = [
 
 const DEVICE_COUNT: &str =
     "CUDA failed while finding the GPUs (the driver, WSL or CUDA_VISIBLE_DEVICES), before any memory was used";
+
+const PIN_MEMORY: &str = "the DataLoader's pin-memory thread died (pin_memory=True), not memory running out";
+const GPU_FAULT: &str = "a GPU fault reported by the NVIDIA driver (an Xid: a bad address, or the GPU lost from the bus), not memory running out";
 
 const MEMLOCK: &str = "pinning memory for RDMA hit the locked-memory limit (ulimit -l), not memory exhaustion";
 

@@ -1,0 +1,77 @@
+//! What a log signature is: a needle, how it must match, and what a match
+//! proves. The table of signatures is `signatures.rs`.
+
+use crate::diagnose::frames::Frame;
+use crate::diagnose::Phase;
+use crate::memory::{MemoryKind, Stack};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Meaning {
+    /// Proves an out-of-memory failure in this memory.
+    Oom(MemoryKind),
+    /// Proves an out-of-memory failure; which memory is read from the line's
+    /// own words (`cuda`, `gpu`, `cgroup`...), this kind when they say nothing.
+    OomByContext(MemoryKind),
+    /// Suggests a memory problem without proving exhaustion (a worker that
+    /// "exited unexpectedly" is usually /dev/shm in containers).
+    Suspect(MemoryKind),
+    /// A failure that looks like an OOM but is not; says what it is.
+    NotOom(&'static str),
+    /// A line whose figures are read (see figures.rs).
+    Figure,
+    Phase(Phase),
+    Stack(Stack),
+    /// Which code raised, on traceback lines (see frames.rs).
+    Frame(Frame),
+    /// `File "…", line N`: a Python traceback line.
+    Traceback,
+    /// Where the job ran (WSL, Windows, a container): recorded for the fixes, not evidence.
+    Context,
+    /// A line that reports a failure (`RuntimeError: …`, `srun: error: …`,
+    /// `FAILED`): the last one is kept, to say what failed when it was not memory.
+    Failure,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Signature {
+    /// The name reported with the evidence line.
+    pub id: &'static str,
+    pub needle: &'static str,
+    pub meaning: Meaning,
+    /// Matched with exact case: SLURM's `task 0: Out Of Memory` must not
+    /// match CUDA's `CUDA error: out of memory`.
+    pub exact_case: bool,
+    /// What may not touch the match: `jax` is not in `ajax`, SLURM's
+    /// `OUT_OF_MEMORY` not in `CUDA_ERROR_OUT_OF_MEMORY`.
+    pub boundary: Boundary,
+    /// A generic wording ("out of memory"): ignored on a line where a specific
+    /// signature already spoke, which knows better what ran out.
+    pub generic: bool,
+    /// Other spellings of the needle (translations), with the same meaning.
+    pub also: &'static [&'static str],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Boundary {
+    None,
+    /// No letter or digit on either side.
+    Word,
+    /// No letter, digit or `_` on either side.
+    Identifier,
+}
+
+pub(super) const fn sig(id: &'static str, needle: &'static str, meaning: Meaning) -> Signature {
+    Signature { id, needle, meaning, exact_case: false, boundary: Boundary::None, generic: false, also: &[] }
+}
+
+pub(super) const fn exact(id: &'static str, needle: &'static str, meaning: Meaning) -> Signature {
+    Signature { exact_case: true, ..sig(id, needle, meaning) }
+}
+
+pub(super) const fn word(id: &'static str, needle: &'static str, meaning: Meaning) -> Signature {
+    Signature { boundary: Boundary::Word, ..sig(id, needle, meaning) }
+}
+
+pub(super) const fn generic(id: &'static str, needle: &'static str, meaning: Meaning) -> Signature {
+    Signature { generic: true, ..sig(id, needle, meaning) }
+}
