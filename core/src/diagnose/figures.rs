@@ -90,6 +90,11 @@ fn size_at(text: &str, marker: &str) -> Option<Bytes> {
     leading_size(after(text, marker)?, Binary)
 }
 
+/// A plain count of bytes after the first `marker` ("buffer of size 1073741824").
+fn bytes_at(text: &str, marker: &str) -> Option<Bytes> {
+    after(text, marker).and_then(leading_integer).map(Bytes)
+}
+
 fn size_ending(text: &str, marker: &str) -> Option<Bytes> {
     size_before(text, find_ci(text, marker)?, Binary)
 }
@@ -121,9 +126,7 @@ impl Collector {
                 keep_first(&mut n.requested, field("Requested"));
             }
             "directml-oom" => keep_first(&mut n.requested, size_at(line, "allocate tensor with")),
-            "ort-arena" => {
-                keep_first(&mut n.requested, after(line, "buffer of size").and_then(leading_integer).map(Bytes))
-            }
+            "ort-arena" => keep_first(&mut n.requested, bytes_at(line, "buffer of size")),
             "pinned-memory" => keep_first(&mut n.requested, size_at(line, "failed to allocate")),
             "pbs-mem-exceeded" => {
                 // "job killed: mem 8421356kb exceeded limit 8388608kb"; Torque also writes bare bytes.
@@ -139,12 +142,12 @@ impl Collector {
                 keep_first(&mut n.job_limit, after(line, "exceeded limit").and_then(size));
             }
             "ray-shm-request" => {
-                keep_first(&mut n.requested, after(line, "request is for").and_then(leading_integer).map(Bytes));
-                keep_first(&mut n.free, after(line, "amount available is").and_then(leading_integer).map(Bytes));
+                keep_first(&mut n.requested, bytes_at(line, "request is for"));
+                keep_first(&mut n.free, bytes_at(line, "amount available is"));
             }
             "paddle-allocating" => {
-                keep_first(&mut n.requested, after(line, "received allocating:").and_then(leading_integer).map(Bytes));
-                keep_first(&mut n.free, after(line, "> available:").and_then(leading_integer).map(Bytes));
+                keep_first(&mut n.requested, bytes_at(line, "received allocating:"));
+                keep_first(&mut n.free, bytes_at(line, "> available:"));
             }
             "cupy-oom" => {
                 let count = |marker| after(line, marker).map(|r| r.replace(',', "")).and_then(|r| leading_integer(&r));
@@ -167,7 +170,7 @@ impl Collector {
             }
             "tf-bfc-limit" => {
                 // TensorFlow's BFC stats block: "Limit:  11353969050" bytes, the device's share.
-                keep_first(&mut n.capacity, after(line, "Limit:").and_then(leading_integer).map(Bytes));
+                keep_first(&mut n.capacity, bytes_at(line, "Limit:"));
             }
             "tpu-hbm-oom" => {
                 // "Used 9.08G of 7.48G hbm": the TPU runtime's G is GiB.
@@ -205,9 +208,7 @@ impl Collector {
             "vllm-concurrency" if n.max_seq_len_tokens.is_none() => {
                 n.max_seq_len_tokens = after(line, "Maximum concurrency for").and_then(grouped_integer);
             }
-            "tf-ten-percent-warning" => {
-                keep_first(&mut n.requested, after(line, "Allocation of").and_then(leading_integer).map(Bytes))
-            }
+            "tf-ten-percent-warning" => keep_first(&mut n.requested, bytes_at(line, "Allocation of")),
             "total-capacity"
             | "memory-in-use"
             | "allocated-by-pytorch"
@@ -248,8 +249,8 @@ impl Collector {
             "tf-bfc-ran-out" => keep_first(&mut n.requested, size_at(line, "trying to allocate")),
             "xla-memory-usage" => {
                 // XLA's cuDNN/cuBLAS handle errors: "Memory usage: 11372396544 bytes free, 11539054592 bytes total."
-                keep_first(&mut n.free, after(line, "Memory usage:").and_then(leading_integer).map(Bytes));
-                keep_first(&mut n.capacity, after(line, "free,").and_then(leading_integer).map(Bytes));
+                keep_first(&mut n.free, bytes_at(line, "Memory usage:"));
+                keep_first(&mut n.capacity, bytes_at(line, "free,"));
             }
             "vllm-gpu-blocks" | "vllm-zero-blocks" if n.gpu_kv_blocks.is_none() => {
                 n.gpu_kv_blocks = after(line, "blocks:").and_then(grouped_integer);
@@ -261,7 +262,7 @@ impl Collector {
             }
             "shm-segment" => {
                 // "Error while creating shared memory segment /dev/shm/nccl-1YsMbG (size 7340384)": bytes.
-                let size = after(line, "(size").and_then(leading_integer).map(Bytes);
+                let size = bytes_at(line, "(size");
                 keep_first(&mut n.requested, size);
             }
             "ollama-system-memory" => {
@@ -299,10 +300,7 @@ impl Collector {
                 keep_first(&mut n.requested, exact.or_else(|| size_at(line, "request for")));
             }
             "nccl-calloc" => keep_first(&mut n.requested, size_at(line, "CUDA calloc")),
-            "printed-memory-allocated" => keep_first(
-                &mut n.allocated_by_pytorch,
-                after(line, "memory allocated:").and_then(leading_integer).map(Bytes),
-            ),
+            "printed-memory-allocated" => keep_first(&mut n.allocated_by_pytorch, bytes_at(line, "memory allocated:")),
             "tf-tensor-shape" | "tf-oom-allocating" => {
                 keep_first(&mut n.requested_derived_from_shape, tensor_bytes(line).map(Bytes))
             }

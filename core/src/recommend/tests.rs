@@ -191,7 +191,8 @@ fn a_log_that_shows_no_training_gets_no_training_fixes_first() {
     // The same message raised from backward(): the training fixes come before another process.
     let training = format!("  File \"train.py\", line 9, in <module>\n    loss.backward()\n{oom}");
     let ids_training = ids(&run(&training));
-    let position = |id| ids_training.iter().position(|i| *i == id);
+    let position =
+        |id| ids_training.iter().position(|i| *i == id).unwrap_or_else(|| panic!("{id} in {ids_training:?}"));
     assert!(position("grad_checkpointing") < position("free_other_process"), "{ids_training:?}");
     // PyTorch holds nearly the whole GPU: no other process to look for.
     let own = "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity; 7.20 GiB already allocated; 10.56 MiB free; 7.30 GiB reserved in total by PyTorch)\n";
