@@ -333,7 +333,9 @@ fn keyed_values(line: &str, spans: &mut Vec<Span>) {
             // `host: alice@node7` is a user at a host (the `@` rule reads it);
             // `node: scope/op` a path in a graph.
             let user_at = line[value_start + len..].starts_with(['@', '/']);
-            let named = !user_at && value.chars().any(|c| c.is_ascii_alphabetic()) && value.len() >= 2;
+            // `on host: CUDA_ERROR_OUT_OF_MEMORY` is an error code: host names have no `_`.
+            let constant = value.contains('_') && !value.chars().any(|c| c.is_ascii_lowercase());
+            let named = !user_at && !constant && value.chars().any(|c| c.is_ascii_alphabetic()) && value.len() >= 2;
             if named && !GENERIC_NAMES.contains(&value.to_ascii_lowercase().as_str()) && !is_ipv4(value) {
                 spans.push(Span { start: value_start, end: value_start + value.len(), kind: Kind::Host });
             }

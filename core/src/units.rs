@@ -129,10 +129,11 @@ pub fn unit_multiplier(unit: &str, convention: UnitConvention) -> Option<f64> {
     match unit {
         "" | "B" | "b" | "bytes" | "Bytes" => Some(1.0),
         // Kubernetes writes quantities as Ki, Mi, Gi.
-        "KiB" | "kiB" | "Ki" => binary(1),
-        "MiB" | "Mi" => binary(2),
-        "GiB" | "Gi" => binary(3),
-        "TiB" | "Ti" => binary(4),
+        // A message retyped in lower or upper case keeps its binary units: "30.00 mib".
+        "KiB" | "kiB" | "Ki" | "kib" | "KIB" => binary(1),
+        "MiB" | "Mi" | "mib" | "MIB" => binary(2),
+        "GiB" | "Gi" | "gib" | "GIB" => binary(3),
+        "TiB" | "Ti" | "tib" | "TIB" => binary(4),
         "K" | "k" | "KB" | "kB" | "kb" => either(1),
         "M" | "MB" | "mb" | "Mb" => either(2),
         "G" | "GB" | "gb" | "Gb" => either(3),

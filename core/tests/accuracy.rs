@@ -40,7 +40,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// Dev logs whose oom/memory label rests on the thread, not on the text: no
 /// rule can read it off the log without contradicting another log of the
 /// same text. Scored like the rest; only exempt from the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 32] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 38] = [
     (
         "jax788-autotune-alloc-failures-wrapped-nonfatal",
         "the same CUDA_ERROR_OUT_OF_MEMORY lines are fatal in alphafold197; only the reporter says these were not",
@@ -153,6 +153,27 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 32] = [
     (
         "flyte2376-demo-cluster-exit-137-reason-error-oomkilled-false",
         "exit 137 with 'Reason [Error]'; the memory limit is in the thread",
+    ),
+    (
+        "thinkless4-ray-actordied-oom-decoy-triton-v100",
+        "Ray's cause list, labelled a host suspect in verlagent52 and simplerl38; the Triton assert is in the thread",
+    ),
+    (
+        "lanenet210-chinese-bus-error-core-dump-disk-full",
+        "a bare Bus error, labelled a /dev/shm suspect in unifyfs59; the full disk is the reporter's finding",
+    ),
+    (
+        "robotpy92-fork-exec-errno12-after-heavy-imports",
+        "fork's Errno 12 is labelled an OOM in graphormer7; here the thread calls it commit accounting",
+    ),
+    ("trtllm1400-kv-cache-takes-67gb-info-not-oom", "three INFO lines; the GPU is what the reporter worried about"),
+    (
+        "llamacpp1230-wsl-pinned-cuda-error-2-out-of-memory",
+        "CUDA error 2 names no memory; that it was WSL's pinned host buffer is the maintainers' finding",
+    ),
+    (
+        "openaigpt2-213-pinned-host-alloc-errors-model-still-runs",
+        "the same failed allocations are an OOM elsewhere; only the reporter says the run went on",
     ),
 ];
 

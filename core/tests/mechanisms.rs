@@ -119,14 +119,6 @@ fn a_bare_exit_code_is_a_suspect_not_proof() {
 }
 
 #[test]
-fn a_hedged_list_of_possible_causes_is_not_evidence() {
-    // Ray: "There are some potential root causes. (1) The process is killed by SIGKILL by OOM killer…"
-    let r = corpus("verl472-ray-actor-died-thread-resource-unavailable");
-    assert_eq!((r.oom, r.memory), (false, MemoryKind::None));
-    assert_eq!(r.fixes[0].id, "not_oom_fix");
-}
-
-#[test]
 fn a_tensorflow_warning_that_is_not_a_failure() {
     // BFC "ran out of memory trying to allocate 2.59GiB. The\n caller indicates that this is not a failure".
     let r = corpus("tffrcnn68-bfc-not-a-failure-warnings-wrapped");
@@ -430,4 +422,117 @@ fn signals_that_only_suggest_memory_and_translated_crashes() {
     assert_eq!((r.oom, r.fixes[0].id), (false, "not_oom_fix"));
     let r = corpus("underactuated236-iopub-data-rate-exceeded-prints");
     assert_eq!((r.oom, r.memory, r.fixes[0].id), (false, MemoryKind::None, "not_oom_fix"));
+}
+
+#[test]
+fn the_kernels_report_names_a_memory_cgroup() {
+    // "supervisord invoked oom-killer" with mem_cgroup_oom_synchronize in its call trace.
+    let trace = corpus("k8s1962-guestbook-frontend-memcg-oom-kernel-brackets");
+    assert_eq!((trace.oom, trace.memory), (true, MemoryKind::JobLimit));
+    // A bare "Killed", then dmesg inside the container with mem_cgroup_out_of_memory.
+    let killed = corpus("kata1310-docker-m512m-mem-test-killed-then-dmesg-memcg");
+    assert_eq!(killed.memory, MemoryKind::JobLimit);
+    // "memory: usage 1048576kB, limit 1048576kB, failcnt 141": the cgroup at its limit.
+    let at_limit = corpus("dpservice74-journal-memcg-usage-equals-limit-1gib-registers");
+    assert_eq!((at_limit.oom, at_limit.memory), (true, MemoryKind::JobLimit));
+    assert_eq!(at_limit.numbers.job_limit, Some(1 << 30));
+    // Older kernels: "... killed as a result of limit of /docker/<id>".
+    let old = corpus("sundial32-varlogmessages-docker-killed-as-result-of-limit-100m");
+    assert_eq!((old.oom, old.memory), (true, MemoryKind::JobLimit));
+    assert_eq!(old.fixes[0].id, "more_host_mem_request");
+}
+
+#[test]
+fn userspace_killers_act_before_the_kernel() {
+    for id in [
+        "omarchy9799-systemd-oomd-swap-kill-2104-processes-scope",
+        "earlyoom261-sigterm-code-then-python3-32gb-journal",
+        "jetstream336-dask-nanny-95pct-budget-then-killedworker-wrapped",
+        "ray32730-stress-test-memory-monitor-kills-50mb-task",
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (true, MemoryKind::Host), "{id}: {:?}", r.evidence);
+    }
+}
+
+#[test]
+fn a_list_of_possible_causes_is_a_suspicion_of_each() {
+    // Ray: "There are some potential root causes. (1) ... OOM killer ... (3) ... SIGSEGV".
+    let r = corpus("verlagent52-actordiederror-system-error-sigkill-suspect");
+    assert_eq!((r.oom, r.memory), (false, MemoryKind::Host));
+    assert!(r.look_alike().is_none(), "the listed SIGSEGV is no look-alike: {:?}", r.look_alike());
+    // The same list beside the worker's own line: thread creation failed (EAGAIN).
+    let thread = corpus("verl472-ray-actor-died-thread-resource-unavailable");
+    assert_eq!((thread.oom, thread.memory), (false, MemoryKind::None));
+    assert!(thread.look_alike().is_some_and(|(_, what)| what.contains("ulimit -u")), "{:?}", thread.look_alike());
+    assert_eq!(thread.fixes[0].id, "not_oom_fix");
+}
+
+#[test]
+fn shared_memory_without_the_word() {
+    // gdb: "Program received signal SIGBUS, Bus error." in memcpy.
+    let sigbus = corpus("unifyfs59-gdb-sigbus-memcpy-shm-too-small");
+    assert_eq!((sigbus.oom, sigbus.memory), (false, MemoryKind::Shm));
+    assert_eq!(sigbus.fixes[0].id, "bigger_shm");
+    // "unable to write to file </torch_31911_...>: No space left on device (28)".
+    let enospc = corpus("eslam20-torch-shm-file-no-space-left-docker-title-line");
+    assert_eq!((enospc.oom, enospc.memory), (true, MemoryKind::Shm));
+}
+
+#[test]
+fn a_lines_own_words_say_which_memory() {
+    // TGI-family warmup: "Not enough memory to handle 1024 prefill tokens".
+    let prefill = corpus("lorax354-warmup-not-enough-memory-1024-prefill-qwen14b");
+    assert_eq!((prefill.oom, prefill.memory), (true, MemoryKind::Gpu));
+    // TensorFlow: "failed to alloc 4294967296 bytes on host: CUDA_ERROR_OUT_OF_MEMORY".
+    let pinned = corpus("openaigpt2-213-pinned-host-alloc-errors-model-still-runs");
+    assert_eq!(pinned.memory, MemoryKind::Host);
+}
+
+#[test]
+fn suspects_named_by_their_tools() {
+    // Slurm: "Exceeded step memory limit at some point" (page cache; nothing killed).
+    let slurm = corpus("chaos-slurm54-exceeded-step-memory-limit-dd-page-cache");
+    assert_eq!((slurm.oom, slurm.memory), (false, MemoryKind::JobLimit));
+    // datasets: "One of the subprocesses has abruptly died during map operation".
+    let map = corpus("llamafactory5308-chinese-prose-map-subprocess-abruptly-died");
+    assert_eq!((map.oom, map.memory), (false, MemoryKind::Host));
+    assert_eq!(map.fixes[0].id, "fewer_workers");
+    // Old ggml Metal: "command buffer 0 failed with status 5"; DirectML: CreateCommittedResource.
+    for id in [
+        "llamacpp3414-metal-command-buffer-status-5-ggml-assert-no-oom-text",
+        "directml281-createcommittedresource-check-failed",
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (false, MemoryKind::Gpu), "{id}");
+        assert_eq!(r.fixes[0].id, "reduce_batch", "{id}");
+    }
+    // CMS WMAgent's watchdog: "Job has exceeded maxPSS: 16000 MB".
+    let pss = corpus("cmssw46040-wmagent-maxpss-16000mb-performance-monitor-kill");
+    assert_eq!((pss.oom, pss.memory), (true, MemoryKind::JobLimit));
+}
+
+#[test]
+fn more_look_alikes_say_what_they_are() {
+    for (id, says) in [
+        ("nomad6538-cgroup-mkdir-cannot-allocate-memory-3t-ram", "cgroup"),
+        ("canu444-lsf-term-runlimit-max-memory-6mb", "run time limit"),
+        ("llamacpp29-windows-ggml-context-pool-needed-458mb-not-ram", "context pool"),
+        ("picotron6-torchrun-summary-eight-ranks-sigabrt", "SIGABRT"),
+    ] {
+        let r = corpus(id);
+        assert!(!r.oom, "{id}");
+        assert!(r.look_alike().is_some_and(|(_, what)| what.contains(says)), "{id}: {:?}", r.look_alike());
+        assert_eq!(r.fixes[0].id, "not_oom_fix", "{id}");
+    }
+}
+
+#[test]
+fn figures_retyped_in_lower_case_or_word_wrapped() {
+    // "cuda out of memory. tried to allocate 30.00 mib (gpu 0; 8.00 gib total capacity; ..."
+    let lower = corpus("kohyass3329-sdxl-lora-lowercased-message");
+    assert_eq!((lower.numbers.requested, lower.numbers.capacity), (Some(30 << 20), Some(8 << 30)));
+    // "(GPU 1; 31.75" | "GiB total capacity; ...": the unit pushed to the next row.
+    let wrapped = corpus("alpacarlhf3-v100-sft-hard-wrapped-old-format");
+    assert_eq!(wrapped.numbers.capacity, Some(gib(31.75)));
 }

@@ -95,6 +95,16 @@ fn bytes_at(text: &str, marker: &str) -> Option<Bytes> {
     after(text, marker).and_then(leading_integer).map(Bytes)
 }
 
+/// A memory cgroup at its limit: "memory: usage 1048576kB, limit 1048576kB, failcnt 141".
+/// The kernel prints this line in every memcg OOM report; usage below the limit
+/// is a report of some other cgroup's state.
+pub(super) fn memcg_at_limit(line: &str) -> bool {
+    match (size_at(line, "usage"), size_at(line, "limit")) {
+        (Some(usage), Some(limit)) => limit.0 < GARBAGE && usage.0 >= limit.0 - limit.0 / 100,
+        _ => false,
+    }
+}
+
 fn size_ending(text: &str, marker: &str) -> Option<Bytes> {
     size_before(text, find_ci(text, marker)?, Binary)
 }

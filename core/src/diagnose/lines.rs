@@ -101,11 +101,14 @@ pub fn touches(line: &str, start: usize, end: usize, inside: impl Fn(char) -> bo
 /// limit, or a process heap (Java's and Node's "heap").
 pub fn memory_named(line: &str) -> Option<MemoryKind> {
     // TensorFlow names the CPU as a device: "on /job:localhost/.../device:CPU:0 by allocator cpu".
-    if ["java", "heap", "device:CPU", "allocator cpu"].iter().any(|w| find_ci(line, w).is_some()) {
+    // CUDA's pinned (page-locked) buffers are host memory: "could not allocate pinned host memory".
+    const HOST: [&str; 6] = ["java", "heap", "device:CPU", "allocator cpu", "bytes on host", "pinned host"];
+    if HOST.iter().any(|w| find_ci(line, w).is_some()) {
         return Some(MemoryKind::Host);
     }
-    const DEVICE: [&str; 12] =
-        ["cuda", "gpu", "hip", "mps", "xla", "hbm", "vram", "device", "cudnn", "cublas", "nccl", "xpu"];
+    // A serving stack's prefill batch runs on the accelerator.
+    const DEVICE: [&str; 13] =
+        ["cuda", "gpu", "hip", "mps", "xla", "hbm", "vram", "device", "cudnn", "cublas", "nccl", "xpu", "prefill"];
     const LIMIT: [&str; 3] = ["cgroup", "memory limit", "container"];
     if DEVICE.iter().any(|w| find_ci(line, w).is_some()) {
         return Some(MemoryKind::Gpu);

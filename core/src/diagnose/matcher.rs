@@ -13,9 +13,8 @@ use std::ops::Not;
 use std::sync::OnceLock;
 
 /// Words that, shortly before a signature, say the log only speaks about
-/// running out of memory ("to avoid out of memory", Ray's list of "potential
-/// root causes"): the signature does not count there.
-const HEDGES: &[&str] = &[
+/// running out of memory ("to avoid out of memory"): the signature does not count there.
+const ADVICE: &[&str] = &[
     "may run out",
     "might run out",
     "could run out",
@@ -30,9 +29,18 @@ const HEDGES: &[&str] = &[
     "if you encounter",
     "if you get",
     "if you see",
-    "potential root cause",
-    "possible cause",
 ];
+
+/// Words that open a list of possible causes (Ray's "There are some potential
+/// root causes. (1) ... OOM killer ... (3) ... SIGSEGV"): anything after them
+/// on the line is a suspicion, neither proof of an OOM nor of a look-alike.
+const CAUSE_LIST: &[&str] = &["potential root cause", "possible cause"];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Hedge {
+    Advice,
+    CauseList,
+}
 
 /// What a needle of the automaton stands for.
 #[derive(Clone, Copy)]
@@ -168,16 +176,20 @@ pub(super) fn matches_here(signature: &Signature, line: &str, start: usize, end:
     }
 }
 
-/// Whether the words just before `text[at..]` speak about running out of
-/// memory without it having happened ("to avoid out of memory errors"). Only
-/// what comes before counts: PyTorch's own message ends with "…to avoid fragmentation".
-pub(super) fn hedged(text: &str, at: usize) -> bool {
+/// Whether the words before `text[at..]` speak about running out of memory
+/// without it having happened ("to avoid out of memory errors"), or list it
+/// among possible causes. Only what comes before counts: PyTorch's own message
+/// ends with "…to avoid fragmentation".
+pub(super) fn hedge(text: &str, at: usize) -> Option<Hedge> {
+    let before = &text[..at];
+    if CAUSE_LIST.iter().any(|h| scan::find_ci(before, h).is_some()) {
+        return Some(Hedge::CauseList);
+    }
     let mut from = at.saturating_sub(80);
     while !text.is_char_boundary(from) {
         from += 1;
     }
-    let before = &text[from..at];
-    HEDGES.iter().any(|h| scan::find_ci(before, h).is_some())
+    ADVICE.iter().any(|h| scan::find_ci(&text[from..at], h).is_some()).then_some(Hedge::Advice)
 }
 
 /// Meanings that decide the verdict (and that a hedge or a specific signature can overrule).

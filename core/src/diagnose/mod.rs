@@ -10,6 +10,7 @@
 mod figures;
 mod frames;
 mod lines;
+mod lookalikes;
 mod matcher;
 mod settings;
 mod signature;
@@ -17,7 +18,7 @@ mod signatures;
 mod wrap;
 
 use crate::memory::{MemoryKind, Stack};
-use matcher::{decisive, hedged, logical_line_end, matcher, matches_here, record_start, Matcher, Target};
+use matcher::{decisive, hedge, logical_line_end, matcher, matches_here, record_start, Hedge, Matcher, Target};
 use serde::Serialize;
 use signature::Meaning;
 use signatures::SIGNATURES;
@@ -287,12 +288,15 @@ impl Diagnoser {
     fn record(&mut self, index: usize, text: &str, start: usize, end: usize, line: usize) {
         let signature = &SIGNATURES[index];
         let segment = lines::segment(text, 0, text.len(), start);
-        let mut meaning = signature.meaning;
+        let mut meaning = signature::refined(signature.id, segment, signature.meaning);
         if let Meaning::OomByContext(default) = meaning {
             meaning = Meaning::Oom(lines::memory_named(segment).unwrap_or(default));
         }
-        if decisive(meaning) && hedged(text, start) {
-            return;
+        match (hedge(text, start), meaning) {
+            (Some(Hedge::Advice), m) if decisive(m) => return,
+            (Some(Hedge::CauseList), Meaning::NotOom(_)) => return,
+            (Some(Hedge::CauseList), Meaning::Oom(kind)) => meaning = Meaning::Suspect(kind),
+            _ => {}
         }
         // "Not Enough GPU memory?": a question is a suspicion, not proof.
         if let Meaning::Oom(kind) = meaning {

@@ -1,9 +1,11 @@
 //! What a log signature is: a needle, how it must match, and what a match
 //! proves. The table of signatures is `signatures.rs`.
 
+use crate::diagnose::figures::memcg_at_limit;
 use crate::diagnose::frames::Frame;
 use crate::diagnose::Phase;
 use crate::memory::{MemoryKind, Stack};
+use crate::scan::find_ci;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Meaning {
@@ -74,4 +76,38 @@ pub(super) const fn word(id: &'static str, needle: &'static str, meaning: Meanin
 
 pub(super) const fn generic(id: &'static str, needle: &'static str, meaning: Meaning) -> Signature {
     Signature { generic: true, ..sig(id, needle, meaning) }
+}
+
+/// The tables joined into one at compile time, in order (`Signature` is `Copy`).
+pub(super) const fn concat<const N: usize>(tables: [&[Signature]; 3]) -> [Signature; N] {
+    let mut out = [tables[0][0]; N];
+    let (mut t, mut at) = (0, 0);
+    while t < tables.len() {
+        let mut i = 0;
+        while i < tables[t].len() {
+            out[at] = tables[t][i];
+            at += 1;
+            i += 1;
+        }
+        t += 1;
+    }
+    out
+}
+
+/// What a match proves once the rest of its line is read: a figure or a word
+/// beside the needle can turn a report into proof.
+pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
+    match id {
+        "memcg-usage-limit" if memcg_at_limit(segment) => Meaning::Oom(MemoryKind::JobLimit),
+        // PyTorch's /torch_<pid>_<n> segments live in /dev/shm: ENOSPC there is a full /dev/shm.
+        "torch-shm-file" if find_ci(segment, "No space left on device").is_some() => Meaning::Oom(MemoryKind::Shm),
+        // CUDA's own error codes also report its pinned (page-locked) host buffers:
+        // TensorFlow's "failed to alloc N bytes on host: CUDA_ERROR_OUT_OF_MEMORY".
+        _ => match meaning {
+            Meaning::Oom(MemoryKind::Gpu) if find_ci(segment, "bytes on host").is_some() => {
+                Meaning::Oom(MemoryKind::Host)
+            }
+            _ => meaning,
+        },
+    }
 }

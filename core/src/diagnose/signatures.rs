@@ -3,7 +3,8 @@
 //! frame, a stack or a context hint). All are matched at once by one
 //! Aho-Corasick automaton, ASCII case-insensitively, so a log is scanned once.
 
-use super::signature::{exact, generic, sig, word, Boundary, Meaning, Signature};
+use super::lookalikes::LOOK_ALIKES;
+use super::signature::{concat, exact, generic, sig, word, Boundary, Meaning, Signature};
 use crate::diagnose::frames::Frame;
 use crate::diagnose::Phase;
 use crate::memory::{MemoryKind, Stack};
@@ -25,14 +26,6 @@ pub const KILLED_WORDS: [&str; 10] = [
     "Ucciso",
 ];
 
-const DEVICE_COUNT: &str =
-    "CUDA failed while finding the GPUs (the driver, WSL or CUDA_VISIBLE_DEVICES), before any memory was used";
-
-const PIN_MEMORY: &str = "the DataLoader's pin-memory thread died (pin_memory=True), not memory running out";
-const GPU_FAULT: &str = "a GPU fault reported by the NVIDIA driver (an Xid: a bad address, or the GPU lost from the bus), not memory running out";
-
-const MEMLOCK: &str = "pinning memory for RDMA hit the locked-memory limit (ulimit -l), not memory exhaustion";
-
 /// Windows' ERROR_COMMITMENT_LIMIT (1455) in the languages it ships most.
 const PAGING_FILE_TOO_SMALL: &[&str] = &[
     "页面文件太小",
@@ -48,7 +41,13 @@ const PAGING_FILE_TOO_SMALL: &[&str] = &[
 use Meaning::*;
 use MemoryKind::{Gpu, Host, JobLimit, Shm};
 
-pub const SIGNATURES: &[Signature] = &[
+/// Every signature, in order of precedence on a line: the memories, the
+/// look-alikes (`lookalikes.rs`), then the context.
+pub const SIGNATURES: &[Signature] =
+    &concat::<{ MEMORY.len() + LOOK_ALIKES.len() + CONTEXT.len() }>([MEMORY, LOOK_ALIKES, CONTEXT]);
+
+/// Proof or suspicion of each memory running out.
+const MEMORY: &[Signature] = &[
     // GPU
     sig("pytorch-cuda-oom", "CUDA out of memory", Oom(Gpu)),
     sig("pytorch-hip-oom", "HIP out of memory", Oom(Gpu)),
@@ -115,6 +114,11 @@ pub const SIGNATURES: &[Signature] = &[
     sig("metal-oom", "execution failed: Insufficient Memory", Oom(Gpu)),
     sig("metal-oom", "CallbackErrorOutOfMemory", Oom(Gpu)),
     sig("metal-oom", "(IOAF code 8)", Oom(Gpu)),
+    // Older llama.cpp/ggml Metal code printed only "command buffer 0 failed with status 5"
+    // (MTLCommandBufferStatusError), which is how a full unified memory showed there.
+    sig("metal-command-buffer-error", "command buffer 0 failed with status 5", Suspect(Gpu)),
+    // DirectML: a failed D3D12 CreateCommittedResource is the device heap refusing a buffer.
+    sig("d3d12-create-resource", "CreateCommittedResource", Suspect(Gpu)),
     // PaddlePaddle 1.x: "Expected allocating <= available, but received allocating:5403593101 > available:5300944640."
     sig("paddle-allocating", "Expected allocating <= available", Oom(Gpu)),
     // joblib's loky: "The exit codes of the workers are {SIGKILL(-9)}": the OOM killer, as for DataLoader workers.
@@ -146,6 +150,27 @@ pub const SIGNATURES: &[Signature] = &[
     sig("kernel-oom-kill", "Out of memory: Killed process", Oom(Host)),
     sig("kernel-oom-kill", "Out of memory: Kill process", Oom(Host)),
     sig("kernel-oom-constraint-none", "constraint=CONSTRAINT_NONE", Oom(Host)),
+    // The kernel's report opens with "python3 invoked oom-killer: gfp_mask=..."; its call
+    // trace names a memory cgroup when a container's or job's limit was what ran out.
+    sig("kernel-oom-invoked", "invoked oom-killer", Oom(Host)),
+    sig("memcg-oom-trace", "mem_cgroup_out_of_memory", Oom(JobLimit)),
+    sig("memcg-oom-trace", "mem_cgroup_oom", Oom(JobLimit)),
+    // Older kernels: "Task in /docker/<id> killed as a result of limit of /docker/<id>".
+    sig("memcg-limit-kill", "killed as a result of limit of", Oom(JobLimit)),
+    // Userspace killers act before the kernel does, each at its own threshold:
+    // systemd-oomd, earlyoom, Dask's nanny, Ray's memory monitor.
+    sig("systemd-oomd-kill", "systemd-oomd killed", Oom(Host)),
+    sig("systemd-oom-kill-result", "Failed with result 'oom-kill'", Oom(Host)),
+    sig("earlyoom-kill", "low memory! at or below", Oom(Host)),
+    sig("dask-memory-budget", "% memory budget", Oom(Host)),
+    sig("ray-memory-threshold", "exceeds the memory usage threshold", Oom(Host)),
+    // Ray's account of a dead actor lists the OOM killer first among its possible causes.
+    sig("ray-actor-died-oom-cause", "killed by SIGKILL by OOM killer", Suspect(Host)),
+    // Hugging Face datasets' map with num_proc: "One of the subprocesses has abruptly died
+    // during map operation", usually a worker the OOM killer took.
+    sig("datasets-map-worker-died", "abruptly died", Suspect(Host)),
+    // CMS WMAgent's watchdog: "Job has exceeded maxPSS: 16000 MB", then it kills the step.
+    sig("wmagent-max-pss", "exceeded maxPSS", Oom(JobLimit)),
     // A SIGKILL exit code alone only suggests the OOM killer (the contract: a bare
     // exit code is not proof); with the process's host memory in the log it is.
     sig("sigkill-exit", "exitcode: -9", Suspect(Host)),
@@ -160,6 +185,10 @@ pub const SIGNATURES: &[Signature] = &[
     exact("sigkill-exit", "Killed: 9", Suspect(Host)),
     // A child killed by SIGBUS: in containers, a full /dev/shm (TGI: "signaled to shutdown with signal 7").
     word("sigbus-exit", "with signal 7", Suspect(Shm)),
+    // SIGBUS on its own (gdb's "Program received signal SIGBUS"): a write to a memory-mapped
+    // segment that has no room behind it, which in ML jobs is usually a full /dev/shm.
+    Signature { boundary: Boundary::Identifier, ..exact("sigbus", "SIGBUS", Suspect(Shm)) },
+    exact("sigbus", "Bus error", Suspect(Shm)),
     // Google Cloud ML: "The replica master 0 ran out-of-memory and exited with a non-zero status of 9(SIGKILL)".
     sig("cloud-replica-oom", "ran out-of-memory", Oom(Host)),
     sig("ollama-system-memory", "requires more system memory", Oom(Host)),
@@ -188,6 +217,9 @@ pub const SIGNATURES: &[Signature] = &[
     sig("slurm-oom-kill-events", "oom-kill event", Oom(JobLimit)),
     sig("slurm-exceeded-step-limit", "exceeded memory limit", Oom(JobLimit)),
     sig("slurm-exceeded-job-limit", "Exceeded job memory limit", Oom(JobLimit)),
+    // "slurmstepd: Exceeded step memory limit at some point": the cgroup touched its limit
+    // (page cache counts) without necessarily killing anything.
+    sig("slurm-limit-touched", "memory limit at some point", Suspect(JobLimit)),
     Signature { boundary: Boundary::Identifier, ..exact("slurm-out-of-memory-state", "OUT_OF_MEMORY", Oom(JobLimit)) },
     // srun's step report: "srun: error: c002: task 0: Killed" (the cgroup limit, usually).
     exact("srun-task-killed", ": Killed", Suspect(JobLimit)),
@@ -233,140 +265,10 @@ pub const SIGNATURES: &[Signature] = &[
     sig("torch-shm-file", "unable to write to file </torch_", Suspect(Shm)),
     // Ray's warning at start-up: a small /dev/shm (a container's 64 MB) slows it, and runs out first.
     sig("ray-shm-fallback", "/tmp instead of /dev/shm", Suspect(Shm)),
-    // Look-alikes that are not OOM
-    sig(
-        "cuda-illegal-memory-access",
-        "illegal memory access",
-        NotOom("an illegal memory access: an out-of-bounds read or write in a kernel, not exhaustion"),
-    ),
-    sig(
-        "cuda-device-side-assert",
-        "device-side assert triggered",
-        NotOom("a device-side assert: usually an index out of range (e.g. a label >= num_classes)"),
-    ),
-    sig(
-        "nccl-watchdog-timeout",
-        "Watchdog caught collective operation timeout",
-        NotOom("an NCCL collective timed out: a rank hung or diverged, not memory"),
-    ),
-    // glibc's SIGSEGV text in the shell's language (Russian, German, French, Spanish, Chinese, Japanese).
-    Signature {
-        also: &[
-            "Ошибка сегментирования",
-            "Speicherzugriffsfehler",
-            "Erreur de segmentation",
-            "Violación de segmento",
-            "段错误",
-            "セグメンテーション違反",
-        ],
-        ..sig("segfault", "Segmentation fault", NotOom("a segmentation fault in native code"))
-    },
-    sig("segfault", "SIGSEGV", NotOom("a segmentation fault in native code")),
-    sig("disk-quota", "disk quota exceeded", NotOom("the disk quota is full (saving a checkpoint), not memory")),
-    generic("disk-full", "No space left on device", NotOom("the disk is full, not memory")),
-    sig("slurm-time-limit", "DUE TO TIME LIMIT", NotOom("SLURM ended the job at its time limit")),
-    sig("slurm-preempted", "DUE TO PREEMPTION", NotOom("SLURM preempted the job for a higher-priority one")),
-    sig(
-        "driver-too-old",
-        "driver version is insufficient",
-        NotOom("the NVIDIA driver is older than the CUDA runtime this build needs"),
-    ),
-    // cudaErrorSystemDriverMismatch, often behind an allocation that only looks refused for lack of memory.
-    sig(
-        "driver-too-old",
-        "cuda driver combination",
-        NotOom("the display driver and the CUDA driver do not match (cudaErrorSystemDriverMismatch)"),
-    ),
-    sig(
-        "fail-fast",
-        "0xc0000409",
-        NotOom("a Windows fail-fast crash (0xC0000409, a stack buffer overrun) in native code"),
-    ),
-    sig("access-violation", "0xC0000005", NotOom("an access violation (0xC0000005) in native code")),
-    sig("access-violation", "3221225477", NotOom("an access violation (0xC0000005) in native code")),
-    sig(
-        "access-violation",
-        "fatal exception: access violation",
-        NotOom("an access violation (0xC0000005) in native code"),
-    ),
-    sig(
-        "triton-out-of-resources",
-        "OutOfResources",
-        NotOom("a Triton kernel needs more on-chip shared memory than the GPU has, not GPU memory"),
-    ),
-    sig(
-        "gpu-watchdog",
-        "launch timed out and was terminated",
-        NotOom("the display driver's watchdog (TDR) stopped a kernel that ran too long"),
-    ),
-    // Pinning memory for RDMA (InfiniBand, UCX) fails with ENOMEM when the
-    // locked-memory limit (ulimit -l) is low, whatever RAM is free.
-    sig("memlock-limit", "ibv_reg_mr", NotOom(MEMLOCK)),
-    sig("memlock-limit", "umem_reg", NotOom(MEMLOCK)),
-    sig("memlock-limit", "max locked memory", NotOom(MEMLOCK)),
-    sig("memlock-limit", "ulimit -l", NotOom(MEMLOCK)),
-    sig("memlock-limit", "RLIMIT_MEMLOCK", NotOom(MEMLOCK)),
-    // A page-locked staging buffer that could not be had: llama.cpp and others
-    // fall back to pageable memory, so this is a warning, not the failure.
-    sig("pinned-memory", "of pinned memory", Suspect(Host)),
-    sig("cuda-device-count", "cudaGetDeviceCount", NotOom(DEVICE_COUNT)),
-    sig("cuda-device-count", "cuda capable device", NotOom(DEVICE_COUNT)),
-    sig("cuda-device-count", "no CUDA-capable device", NotOom(DEVICE_COUNT)),
-    sig(
-        "static-tls",
-        "static TLS block",
-        NotOom("the dynamic loader ran out of static TLS slots for a library, not memory"),
-    ),
-    sig("code-signature", "code signature", NotOom("macOS refused the program's code signature and killed it")),
-    sig(
-        "jupyter-iopub-rate",
-        "IOPub data rate exceeded",
-        NotOom("Jupyter's limit on output sent to the browser, not memory"),
-    ),
-    sig("pin-memory-thread", "Pin memory thread exited unexpectedly", NotOom(PIN_MEMORY)),
-    // The driver's fault reports: Xid 31 is a page fault (a bad address), 79 a GPU gone from the bus.
-    sig("nvidia-xid", "NVRM: Xid", NotOom(GPU_FAULT)),
-    sig("nvidia-xid", "fallen off the bus", NotOom(GPU_FAULT)),
-    sig("nvidia-xid", "Unable to determine the device handle", NotOom(GPU_FAULT)),
-    sig("pbs-walltime", "job killed: walltime", NotOom("PBS ended the job at its walltime limit")),
-    // torchelastic's agent was sent SIGTERM: a scheduler, a user or a crashed sibling stopped it; the OOM killer sends SIGKILL.
-    sig(
-        "sigterm-received",
-        "Received 15 death signal",
-        NotOom("the launcher was sent SIGTERM (a scheduler, a user or a crashed sibling process stopped it)"),
-    ),
-    sig(
-        "cudnn-version-mismatch",
-        "but source was compiled with",
-        NotOom("the cuDNN library loaded is older than the one the framework was built with"),
-    ),
-    sig(
-        "k8s-evicted-disk",
-        "ephemeral local storage usage",
-        NotOom("the pod used more disk (ephemeral storage) than its limit, not memory"),
-    ),
-    sig(
-        "mps-buffer-assert",
-        "buffer is not large enough",
-        NotOom("an assertion in Apple's MPS kernels (a PyTorch MPS bug fixed by upgrading), not memory"),
-    ),
-    sig(
-        "k8s-evicted-disk",
-        "low on resource: ephemeral-storage",
-        NotOom("the node ran low on disk (ephemeral storage), not memory"),
-    ),
-    sig("grpc-message-size", "larger than max", NotOom("a gRPC message is larger than the size limit")),
-    word("quota-exceeded", "Quota", NotOom("a quota (cloud chips, a project limit) is used up, not memory")),
-    sig(
-        "tf-ten-percent-warning",
-        "exceeds 10% of",
-        NotOom("TensorFlow warns that one allocation is large; nothing failed for memory"),
-    ),
-    sig(
-        "no-kernel-image",
-        "no kernel image is available",
-        NotOom("the PyTorch build does not support this GPU's architecture"),
-    ),
+];
+
+/// Figures, phases, stacks and context hints: what a line says beside the verdict.
+const CONTEXT: &[Signature] = &[
     // Warnings about GPU memory that are not failures: the suspect, not proof.
     sig("vllm-preempted", "is preempted by PreemptionMode", Suspect(Gpu)),
     sig("tf-allocator-warning", "indicates that this is not a failure", Suspect(Gpu)),

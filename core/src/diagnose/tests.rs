@@ -129,7 +129,7 @@ fn container_pid_mismatch_is_not_contention() {
 
 #[test]
 fn wordings_of_other_runtimes_and_schedulers() {
-    let cases: [(&str, bool, MemoryKind); 12] = [
+    let cases: [(&str, bool, MemoryKind); 13] = [
         ("RuntimeError: Attempting to reserve 5.23G at the bottom of memory. That was not possible. There are 3.12G free, 0B reserved, and 3.12G reservable.", true, MemoryKind::Gpu),
         ("tensorflow.python.framework.errors_impl.InternalError: Dst tensor is not initialized.", false, MemoryKind::Gpu),
         ("E tensorflow/stream_executor/cuda/cuda_blas.cc:238] failed to create cublas handle: CUBLAS_STATUS_NOT_INITIALIZED", false, MemoryKind::Gpu),
@@ -138,7 +138,9 @@ fn wordings_of_other_runtimes_and_schedulers() {
         ("FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory", true, MemoryKind::Host),
         ("=>> PBS: job killed: mem 8421356kb exceeded limit 8388608kb", true, MemoryKind::JobLimit),
         ("TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.", true, MemoryKind::JobLimit),
-        ("RuntimeError: unable to write to file </torch_18692_1954506624>: No space left on device (28)", false, MemoryKind::Shm),
+        // ENOSPC on PyTorch's own /dev/shm segment: /dev/shm is full.
+        ("RuntimeError: unable to write to file </torch_18692_1954506624>: No space left on device (28)", true, MemoryKind::Shm),
+        ("RuntimeError: unable to write to file </torch_18692_1954506624>", false, MemoryKind::Shm),
         ("OSError: [Errno 28] No space left on device: '/scratch/ckpt/model.pt'", false, MemoryKind::None),
         ("triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 98304, Hardware limit: 65536.", false, MemoryKind::None),
         ("RuntimeError: CUDA error: the launch timed out and was terminated", false, MemoryKind::None),
@@ -199,4 +201,26 @@ fn a_needle_out_of_its_context_silences_nothing() {
     let d = diagnose("Error: container create failed: runc create failed: unable to start container process: container init was OOM-killed (memory limit too low?)\n");
     assert!(d.oom, "{d:?}");
     assert!(d.evidence.iter().all(|e| e.signature != "zsh-job-killed"), "{:?}", d.evidence);
+}
+
+#[test]
+fn a_memory_cgroup_at_its_limit_is_proof_below_it_is_not() {
+    // The kernel's memcg report (dpservice74) and the same line with room left.
+    let full = run("kernel: memory: usage 1048576kB, limit 1048576kB, failcnt 141\n");
+    assert_eq!((full.oom, full.memory), (true, MemoryKind::JobLimit));
+    assert_eq!(full.numbers.job_limit, Some(1 << 30));
+    let room = run("kernel: memory: usage 524288kB, limit 1048576kB, failcnt 0\n");
+    assert!(!room.oom);
+    assert_eq!(room.numbers.job_limit, Some(1 << 30));
+    let swap = run("kernel: swap: usage 0kB, limit 9007199254740988kB, failcnt 0\n");
+    assert!(!swap.oom);
+}
+
+#[test]
+fn advice_drops_a_match_a_list_of_causes_makes_it_a_suspect() {
+    let advice = run("Tip: to avoid out of memory errors, lower the batch size.\n");
+    assert_eq!((advice.oom, advice.memory), (false, MemoryKind::None));
+    let causes = run("There are some potential root causes. (1) The process is killed by SIGKILL by OOM killer due to high memory usage. (3) The worker is crashed unexpectedly due to SIGSEGV\n");
+    assert_eq!((causes.oom, causes.memory), (false, MemoryKind::Host));
+    assert!(causes.look_alike().is_none());
 }

@@ -30,12 +30,16 @@ pub fn broken(needle: &str) -> impl Iterator<Item = String> + '_ {
 
 /// Whether the break between `line` and `next` cuts a figure: a number cut
 /// in two ("16.9|4"), a number pushed to the next row ("allocate |16.94"),
-/// or a unit cut after its number ("16.94 Gi|B").
+/// a unit pushed to the next row by a word wrap ("31.75|GiB total"), or a
+/// unit cut after its number ("16.94 Gi|B").
 pub fn continues(line: &str, next: &str) -> bool {
     let line = line.strip_suffix('\r').unwrap_or(line);
     let (Some(last), Some(first)) = (line.chars().next_back(), next.chars().next()) else { return false };
     if first.is_ascii_digit() && (last.is_ascii_digit() || last == '.' || last == ' ') {
         return starts_with_size(next);
+    }
+    if last.is_ascii_digit() && first.is_ascii_alphabetic() {
+        return starts_with_unit_word(next);
     }
     // "16.94 Gi" + "B": letters after a number that, with the next row's letters, make a unit.
     let letters = line.len() - line.trim_end_matches(|c: char| c.is_ascii_alphabetic()).len();
@@ -51,6 +55,14 @@ pub fn continues(line: &str, next: &str) -> bool {
     UNITS.iter().any(|u| u.eq_ignore_ascii_case(&unit))
 }
 
+/// `GiB total capacity`: a unit word at the start of `text`.
+fn starts_with_unit_word(text: &str) -> bool {
+    let unit: String = text.chars().take_while(char::is_ascii_alphabetic).collect();
+    let after = text[unit.len()..].chars().next();
+    UNITS.iter().any(|u| u.eq_ignore_ascii_case(&unit))
+        && after.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'))
+}
+
 /// `94 GiB`, `52 bytes`, `50496B)`: a number and a unit at the start of `text`.
 fn starts_with_size(text: &str) -> bool {
     let number = text.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
@@ -61,14 +73,19 @@ fn starts_with_size(text: &str) -> bool {
 const UNITS: [&str; 10] = ["B", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB", "bytes"];
 
 /// The physical lines of `logical` joined as they were before the wrap: line
-/// breaks removed, nothing else changed.
+/// breaks removed, and a space put back where a word wrap took it from
+/// between a number and its unit ("31.75|GiB").
 pub fn join(logical: &str) -> Cow<'_, str> {
     if !logical.contains('\n') {
         return Cow::Borrowed(logical.strip_suffix('\r').unwrap_or(logical));
     }
-    let mut out = String::with_capacity(logical.len());
+    let mut out = String::with_capacity(logical.len() + 8);
     for part in logical.split('\n') {
-        out.push_str(part.strip_suffix('\r').unwrap_or(part));
+        let part = part.strip_suffix('\r').unwrap_or(part);
+        if out.ends_with(|c: char| c.is_ascii_digit()) && starts_with_unit_word(part) {
+            out.push(' ');
+        }
+        out.push_str(part);
     }
     Cow::Owned(out)
 }
@@ -97,6 +114,16 @@ mod tests {
             "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 16.94 GiB."
         );
         assert_eq!(join("a\r\nb\r"), "ab");
+    }
+
+    #[test]
+    fn a_word_wrap_between_a_number_and_its_unit() {
+        // alpacarlhf3: "(GPU 1; 31.75" | "GiB total capacity; 29.88 GiB already allocated; ..."
+        assert!(continues("Tried to allocate 16.00 MiB (GPU 1; 31.75", "GiB total capacity; 29.88 GiB"));
+        assert_eq!(join("(GPU 1; 31.75\nGiB total capacity"), "(GPU 1; 31.75 GiB total capacity");
+        assert!(!continues("GPU 1", "Giant step"), "a word that only starts like a unit");
+        assert!(!continues("rank 1", "bytes_sent=3"), "a unit glued to more of its word");
+        assert_eq!(join("0x1f\nbcd"), "0x1fbcd", "no space where no unit follows");
     }
 
     #[test]

@@ -151,6 +151,7 @@ fn figures_settings_and_code_are_left_alone() {
         "[rank3]:[W reducer.cpp:1389] Warning: find_unused_parameters=True was specified",
         "     [[Node: mixed0/concat = ConcatV2[N=4, T=DT_FLOAT, Tidx=DT_INT32]",
         "2024-04-20T09:12:33:101 quota TPUV4sPreemptiblePodPerProjectPerRegionForTPUAPI exceeded in ~/.local/lib",
+        "cuda_driver.cc:893] failed to alloc 4294967296 bytes on host: CUDA_ERROR_OUT_OF_MEMORY: out of memory",
     ] {
         let out = redact(text, Options::default());
         assert!(out.redactions.is_empty(), "{text}: {:?}", out.redactions);

@@ -1,0 +1,187 @@
+//! Look-alikes: failures whose text speaks of memory or CUDA, or ends a job
+//! the way an OOM would, but that are not memory running out. Each says what
+//! it is instead. Part of the signature table (`signatures.rs`).
+
+use super::signature::{generic, sig, word, Meaning, Signature};
+use crate::memory::MemoryKind;
+
+const THREAD_LIMIT: &str = "a thread could not be created: the process and thread limit (ulimit -u), not memory";
+
+const DEVICE_COUNT: &str =
+    "CUDA failed while finding the GPUs (the driver, WSL or CUDA_VISIBLE_DEVICES), before any memory was used";
+
+const PIN_MEMORY: &str = "the DataLoader's pin-memory thread died (pin_memory=True), not memory running out";
+const GPU_FAULT: &str = "a GPU fault reported by the NVIDIA driver (an Xid: a bad address, or the GPU lost from the bus), not memory running out";
+
+const MEMLOCK: &str = "pinning memory for RDMA hit the locked-memory limit (ulimit -l), not memory exhaustion";
+
+use Meaning::*;
+use MemoryKind::Host;
+
+pub(super) const LOOK_ALIKES: &[Signature] = &[
+    sig(
+        "cuda-illegal-memory-access",
+        "illegal memory access",
+        NotOom("an illegal memory access: an out-of-bounds read or write in a kernel, not exhaustion"),
+    ),
+    sig(
+        "cuda-device-side-assert",
+        "device-side assert triggered",
+        NotOom("a device-side assert: usually an index out of range (e.g. a label >= num_classes)"),
+    ),
+    sig(
+        "nccl-watchdog-timeout",
+        "Watchdog caught collective operation timeout",
+        NotOom("an NCCL collective timed out: a rank hung or diverged, not memory"),
+    ),
+    // glibc's SIGSEGV text in the shell's language (Russian, German, French, Spanish, Chinese, Japanese).
+    Signature {
+        also: &[
+            "Ошибка сегментирования",
+            "Speicherzugriffsfehler",
+            "Erreur de segmentation",
+            "Violación de segmento",
+            "段错误",
+            "セグメンテーション違反",
+        ],
+        ..sig("segfault", "Segmentation fault", NotOom("a segmentation fault in native code"))
+    },
+    sig("segfault", "SIGSEGV", NotOom("a segmentation fault in native code")),
+    sig("disk-quota", "disk quota exceeded", NotOom("the disk quota is full (saving a checkpoint), not memory")),
+    generic("disk-full", "No space left on device", NotOom("the disk is full, not memory")),
+    sig("slurm-time-limit", "DUE TO TIME LIMIT", NotOom("SLURM ended the job at its time limit")),
+    sig("slurm-preempted", "DUE TO PREEMPTION", NotOom("SLURM preempted the job for a higher-priority one")),
+    sig(
+        "driver-too-old",
+        "driver version is insufficient",
+        NotOom("the NVIDIA driver is older than the CUDA runtime this build needs"),
+    ),
+    // cudaErrorSystemDriverMismatch, often behind an allocation that only looks refused for lack of memory.
+    sig(
+        "driver-too-old",
+        "cuda driver combination",
+        NotOom("the display driver and the CUDA driver do not match (cudaErrorSystemDriverMismatch)"),
+    ),
+    sig(
+        "fail-fast",
+        "0xc0000409",
+        NotOom("a Windows fail-fast crash (0xC0000409, a stack buffer overrun) in native code"),
+    ),
+    sig("access-violation", "0xC0000005", NotOom("an access violation (0xC0000005) in native code")),
+    sig("access-violation", "3221225477", NotOom("an access violation (0xC0000005) in native code")),
+    sig(
+        "access-violation",
+        "fatal exception: access violation",
+        NotOom("an access violation (0xC0000005) in native code"),
+    ),
+    sig(
+        "triton-out-of-resources",
+        "OutOfResources",
+        NotOom("a Triton kernel needs more on-chip shared memory than the GPU has, not GPU memory"),
+    ),
+    sig(
+        "gpu-watchdog",
+        "launch timed out and was terminated",
+        NotOom("the display driver's watchdog (TDR) stopped a kernel that ran too long"),
+    ),
+    // The container runtime could not create the memory cgroup itself ("applying cgroup
+    // configuration ... mkdir /sys/fs/cgroup/memory/...: cannot allocate memory"): a
+    // kernel cgroup leak, before the workload started.
+    sig(
+        "cgroup-create-failed",
+        "applying cgroup configuration",
+        NotOom("the container runtime could not create its memory cgroup (a kernel cgroup leak), before the job ran"),
+    ),
+    // A thread that could not be created (EAGAIN): the per-user process and thread
+    // limit (ulimit -u, a pids cgroup), not memory. Boost's "thread: Resource temporarily
+    // unavailable", glibc's "pthread_create failed".
+    sig("thread-limit", "thread: Resource temporarily unavailable", NotOom(THREAD_LIMIT)),
+    sig("thread-limit", "pthread_create failed", NotOom(THREAD_LIMIT)),
+    // Pinning memory for RDMA (InfiniBand, UCX) fails with ENOMEM when the
+    // locked-memory limit (ulimit -l) is low, whatever RAM is free.
+    sig("memlock-limit", "ibv_reg_mr", NotOom(MEMLOCK)),
+    sig("memlock-limit", "umem_reg", NotOom(MEMLOCK)),
+    sig("memlock-limit", "max locked memory", NotOom(MEMLOCK)),
+    sig("memlock-limit", "ulimit -l", NotOom(MEMLOCK)),
+    sig("memlock-limit", "RLIMIT_MEMLOCK", NotOom(MEMLOCK)),
+    // A page-locked staging buffer that could not be had: llama.cpp and others
+    // fall back to pageable memory, so this is a warning, not the failure.
+    sig("pinned-memory", "of pinned memory", Suspect(Host)),
+    sig("cuda-device-count", "cudaGetDeviceCount", NotOom(DEVICE_COUNT)),
+    sig("cuda-device-count", "cuda capable device", NotOom(DEVICE_COUNT)),
+    sig("cuda-device-count", "no CUDA-capable device", NotOom(DEVICE_COUNT)),
+    sig(
+        "static-tls",
+        "static TLS block",
+        NotOom("the dynamic loader ran out of static TLS slots for a library, not memory"),
+    ),
+    sig("code-signature", "code signature", NotOom("macOS refused the program's code signature and killed it")),
+    sig(
+        "jupyter-iopub-rate",
+        "IOPub data rate exceeded",
+        NotOom("Jupyter's limit on output sent to the browser, not memory"),
+    ),
+    sig("pin-memory-thread", "Pin memory thread exited unexpectedly", NotOom(PIN_MEMORY)),
+    // The driver's fault reports: Xid 31 is a page fault (a bad address), 79 a GPU gone from the bus.
+    sig("nvidia-xid", "NVRM: Xid", NotOom(GPU_FAULT)),
+    sig("nvidia-xid", "fallen off the bus", NotOom(GPU_FAULT)),
+    sig("nvidia-xid", "Unable to determine the device handle", NotOom(GPU_FAULT)),
+    sig("pbs-walltime", "job killed: walltime", NotOom("PBS ended the job at its walltime limit")),
+    // LSF's exit reasons for time: "TERM_RUNLIMIT: job killed after reaching LSF run time limit".
+    sig("lsf-runlimit", "TERM_RUNLIMIT", NotOom("LSF ended the job at its run time limit")),
+    sig("lsf-runlimit", "TERM_CPULIMIT", NotOom("LSF ended the job at its CPU time limit")),
+    // ggml's fixed context pool, sized up front by the program's own estimate:
+    // "not enough space in the context's memory pool (needed N, available M)".
+    sig(
+        "ggml-context-pool",
+        "context's memory pool",
+        NotOom(
+            "ggml's context pool was sized too small by the program's own estimate: a bug or a wrong setting, not RAM",
+        ),
+    ),
+    // Every rank ended on SIGABRT (torchrun's "Signal 6 (SIGABRT) received by PID"): a
+    // native abort (an assertion, the NCCL watchdog), not the kernel's OOM killer.
+    sig(
+        "sigabrt-exit",
+        "Signal 6 (SIGABRT)",
+        NotOom("a native abort (SIGABRT: an assertion or a watchdog), not the OOM killer"),
+    ),
+    // torchelastic's agent was sent SIGTERM: a scheduler, a user or a crashed sibling stopped it; the OOM killer sends SIGKILL.
+    sig(
+        "sigterm-received",
+        "Received 15 death signal",
+        NotOom("the launcher was sent SIGTERM (a scheduler, a user or a crashed sibling process stopped it)"),
+    ),
+    sig(
+        "cudnn-version-mismatch",
+        "but source was compiled with",
+        NotOom("the cuDNN library loaded is older than the one the framework was built with"),
+    ),
+    sig(
+        "k8s-evicted-disk",
+        "ephemeral local storage usage",
+        NotOom("the pod used more disk (ephemeral storage) than its limit, not memory"),
+    ),
+    sig(
+        "mps-buffer-assert",
+        "buffer is not large enough",
+        NotOom("an assertion in Apple's MPS kernels (a PyTorch MPS bug fixed by upgrading), not memory"),
+    ),
+    sig(
+        "k8s-evicted-disk",
+        "low on resource: ephemeral-storage",
+        NotOom("the node ran low on disk (ephemeral storage), not memory"),
+    ),
+    sig("grpc-message-size", "larger than max", NotOom("a gRPC message is larger than the size limit")),
+    word("quota-exceeded", "Quota", NotOom("a quota (cloud chips, a project limit) is used up, not memory")),
+    sig(
+        "tf-ten-percent-warning",
+        "exceeds 10% of",
+        NotOom("TensorFlow warns that one allocation is large; nothing failed for memory"),
+    ),
+    sig(
+        "no-kernel-image",
+        "no kernel image is available",
+        NotOom("the PyTorch build does not support this GPU's architecture"),
+    ),
+];
