@@ -40,7 +40,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// Dev logs whose oom/memory label rests on the thread, not on the text: no
 /// rule can read it off the log without contradicting another log of the
 /// same text. Scored like the rest; only exempt from the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 38] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 44] = [
     (
         "jax788-autotune-alloc-failures-wrapped-nonfatal",
         "the same CUDA_ERROR_OUT_OF_MEMORY lines are fatal in alphafold197; only the reporter says these were not",
@@ -174,6 +174,30 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 38] = [
     (
         "openaigpt2-213-pinned-host-alloc-errors-model-still-runs",
         "the same failed allocations are an OOM elsewhere; only the reporter says the run went on",
+    ),
+    (
+        "wsl8447-cuda-error-oom-half-vram-pinned-memory",
+        "a bare CUDA error: out of memory; that WSL's pinned host memory ran out is the commenters' finding",
+    ),
+    (
+        "directml361-dml-allocator-oom-one-element-tensor-wsl-iris-xe",
+        "DML's allocator says out of memory; not-an-OOM is labelled by analogy, not from the text",
+    ),
+    (
+        "computeruntime617-a770-native-api-997-over-8gb",
+        "a generic SYCL backend error -997; the GPU suspect is the thread's",
+    ),
+    (
+        "thundersvm148-load-from-file-bad-alloc-library-bug",
+        "std::bad_alloc is a host OOM elsewhere in the corpus; the library bug is in the thread",
+    ),
+    (
+        "gaussiansplatting961-distcuda2-bad-alloc-rtx8000-arch",
+        "cudaErrorMemoryAllocation is a GPU OOM elsewhere; a wrong CUDA architecture build is a commenter's finding",
+    ),
+    (
+        "fastmaskrcnn172-markdown-bold-killed-after-iter-144",
+        "a bare Killed, labelled an OOM in hedwig70 and landmark65; a host suspect here",
     ),
 ];
 

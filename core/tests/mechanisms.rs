@@ -536,3 +536,17 @@ fn figures_retyped_in_lower_case_or_word_wrapped() {
     let wrapped = corpus("alpacarlhf3-v100-sft-hard-wrapped-old-format");
     assert_eq!(wrapped.numbers.capacity, Some(gib(31.75)));
 }
+
+#[test]
+fn buffer_failures_of_rocm_mlx_and_tensorflow_1() {
+    // MIOpen: "Memory not available to allocate buffer: 528515072".
+    let miopen = corpus("rocmtf30-miopen-memory-not-available-528mb-rx470");
+    assert_eq!((miopen.oom, miopen.memory, miopen.numbers.requested), (true, MemoryKind::Gpu, Some(528_515_072)));
+    // MLX: "Attempting to allocate 48736917632 bytes which is greater than the maximum allowed buffer size".
+    let mlx = corpus("lmstudio2240-mlx-metal-malloc-over-max-buffer-prompt-cache");
+    assert_eq!((mlx.oom, mlx.memory), (true, MemoryKind::Gpu));
+    assert_eq!((mlx.numbers.requested, mlx.numbers.max_allowed), (Some(48_736_917_632), Some(30_150_672_384)));
+    // TensorFlow 1.x: "(1) Resource exhausted: failed to allocate memory".
+    let tf = corpus("dfl5533-windows-3050ti-resource-exhausted-failed-to-allocate-saehd");
+    assert_eq!((tf.oom, tf.memory), (true, MemoryKind::Gpu));
+}

@@ -256,6 +256,11 @@ impl Collector {
                 keep_first(&mut n.temp_allocation, size_at(line, "temp allocation:"));
             }
             "numpy-unable-to-allocate" => keep_first(&mut n.requested, size_at(line, "Unable to allocate")),
+            "miopen-buffer" => keep_first(&mut n.requested, bytes_at(line, "allocate buffer:")),
+            "metal-max-buffer" => {
+                keep_first(&mut n.requested, bytes_at(line, "Attempting to allocate"));
+                keep_first(&mut n.max_allowed, bytes_at(line, "buffer size of"));
+            }
             "tf-bfc-ran-out" => keep_first(&mut n.requested, size_at(line, "trying to allocate")),
             "xla-memory-usage" => {
                 // XLA's cuDNN/cuBLAS handle errors: "Memory usage: 11372396544 bytes free, 11539054592 bytes total."

@@ -76,6 +76,13 @@ const MEMORY: &[Signature] = &[
     sig("mps-oom", "MPS backend out of memory", Oom(Gpu)),
     sig("xla-resource-exhausted", "RESOURCE_EXHAUSTED: Out of memory", Oom(Gpu)),
     sig("xla-resource-exhausted", "Resource exhausted: Out of memory", Oom(Gpu)),
+    // TensorFlow 1.x's session error without a shape: "Resource exhausted: failed to allocate memory".
+    sig("tf-resource-exhausted", "Resource exhausted: failed to allocate memory", OomByContext(Gpu)),
+    // ROCm's MIOpen: "Memory not available to allocate buffer: 528515072".
+    sig("miopen-buffer", "Memory not available to allocate buffer", Oom(Gpu)),
+    // MLX on Metal: "[metal::malloc] Attempting to allocate 48736917632 bytes which is greater
+    // than the maximum allowed buffer size of 30150672384 bytes."
+    sig("metal-max-buffer", "greater than the maximum allowed buffer size", Oom(Gpu)),
     sig("xla-failed-to-allocate", "Failed to allocate request for", Oom(Gpu)),
     sig("tpu-hbm-oom", "Ran out of memory in memory space hbm", Oom(Gpu)),
     // TPU runtime: "Attempting to reserve 5.23G at the bottom of memory. That was not possible."

@@ -198,3 +198,13 @@ fn a_log_that_shows_no_training_gets_no_training_fixes_first() {
     let own = "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity; 7.20 GiB already allocated; 10.56 MiB free; 7.30 GiB reserved in total by PyTorch)\n";
     assert!(!ids(&run(own)).contains(&"free_other_process"), "{:?}", ids(&run(own)));
 }
+
+#[test]
+fn a_request_larger_than_the_gpu_is_answered_with_the_operation() {
+    // 2dgs97's shape: 35 GiB asked of a 23.6 GiB card (catalog D2 rule 1, G-14).
+    let log = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 35.16 GiB. GPU 0 has a total capacity of 23.64 GiB of which 18.37 GiB is free. Of the allocated memory 4.46 GiB is allocated by PyTorch, and 109.89 MiB is reserved by PyTorch but unallocated.\n";
+    let r = run(log);
+    assert_eq!(ids(&r)[..3], ["smaller_seq_len", "other", "reduce_batch"]);
+    assert!(r.fixes[1].detail.contains("G-14") && r.fixes[1].detail.contains("chunk"), "{}", r.fixes[1].detail);
+    assert!(r.fixes[1].because.contains("more than the GPU has"), "{}", r.fixes[1].because);
+}
