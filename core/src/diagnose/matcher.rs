@@ -181,15 +181,19 @@ pub(super) fn matches_here(signature: &Signature, line: &str, start: usize, end:
 /// among possible causes. Only what comes before counts: PyTorch's own message
 /// ends with "…to avoid fragmentation".
 pub(super) fn hedge(text: &str, at: usize) -> Option<Hedge> {
-    let before = &text[..at];
-    if CAUSE_LIST.iter().any(|h| scan::find_ci(before, h).is_some()) {
+    // Bounded windows: a record of megabytes with a match every few bytes stays linear.
+    let before = |width: usize| {
+        let mut from = at.saturating_sub(width);
+        while !text.is_char_boundary(from) {
+            from += 1;
+        }
+        &text[from..at]
+    };
+    // Ray's list runs about 300 bytes from its opening words to its third cause.
+    if CAUSE_LIST.iter().any(|h| scan::find_ci(before(512), h).is_some()) {
         return Some(Hedge::CauseList);
     }
-    let mut from = at.saturating_sub(80);
-    while !text.is_char_boundary(from) {
-        from += 1;
-    }
-    ADVICE.iter().any(|h| scan::find_ci(&text[from..at], h).is_some()).then_some(Hedge::Advice)
+    ADVICE.iter().any(|h| scan::find_ci(before(80), h).is_some()).then_some(Hedge::Advice)
 }
 
 /// Meanings that decide the verdict (and that a hedge or a specific signature can overrule).
