@@ -292,7 +292,9 @@ impl Diagnoser {
         if let Meaning::OomByContext(default) = meaning {
             meaning = Meaning::Oom(lines::memory_named(segment).unwrap_or(default));
         }
-        match (hedge(text, start), meaning) {
+        // Only a verdict can be hedged: phases, stacks and figures skip the look back.
+        let verdict = decisive(meaning) || matches!(meaning, Meaning::NotOom(_));
+        match (verdict.then(|| hedge(text, start)).flatten(), meaning) {
             (Some(Hedge::Advice), m) if decisive(m) => return,
             (Some(Hedge::CauseList), Meaning::NotOom(_)) => return,
             (Some(Hedge::CauseList), Meaning::Oom(kind)) => meaning = Meaning::Suspect(kind),
