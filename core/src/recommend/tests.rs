@@ -29,7 +29,8 @@ fn a_batch_setting_and_a_backward_frame_put_the_batch_first_with_its_values() {
 fn the_evidence_changes_the_order() {
     // The same OOM raised from optimizer.step(): optimizer state, not activations.
     let step = "  File \"/opt/conda/lib/python3.10/site-packages/torch/optim/adamw.py\", line 184, in step\n    adamw(\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 224.00 MiB. GPU 0 has a total capacity of 23.65 GiB of which 120.06 MiB is free. Of the allocated memory 22.41 GiB is allocated by PyTorch, and 111.25 MiB is reserved by PyTorch but unallocated.\n";
-    assert_eq!(ids(&run(step))[..3], ["quantize", "shard_fsdp_zero", "cpu_offload"]);
+    // On a 24 GiB card the card's size comes next (catalog D2 rule 4), then offload.
+    assert_eq!(ids(&run(step))[..4], ["quantize", "shard_fsdp_zero", "other", "cpu_offload"]);
     // Loading a checkpoint saved from GPU.
     let load = "  File \"eval.py\", line 12, in <module>\n    state = torch.load(args.ckpt)\nRuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity; 6.88 GiB already allocated; 17.31 MiB free; 6.93 GiB reserved in total by PyTorch)\n";
     let r = run(load);
@@ -184,10 +185,11 @@ ValueError: The model's max seq len (29000) is larger than the maximum number of
 #[test]
 fn a_log_that_shows_no_training_gets_no_training_fixes_first() {
     let oom = "RuntimeError: CUDA out of memory. Tried to allocate 50.00 MiB (GPU 0; 7.79 GiB total capacity; 5.58 GiB already allocated; 10.56 MiB free; 5.60 GiB reserved in total by PyTorch)\n";
-    // PyTorch holds 5.60 of 7.79 GiB: something else may hold the rest.
+    // PyTorch holds 5.60 of 7.79 GiB: something else may hold the rest. The
+    // small card comes first (catalog D2 rule 4), then the batch.
     let r = run(oom);
-    assert_eq!(ids(&r)[..3], ["reduce_batch", "free_other_process", "mixed_precision"]);
-    assert!(r.fixes[1].because.contains("does not show how much of it this process held"), "{}", r.fixes[1].because);
+    assert_eq!(ids(&r)[..4], ["other", "reduce_batch", "free_other_process", "mixed_precision"]);
+    assert!(r.fixes[2].because.contains("does not show how much of it this process held"), "{}", r.fixes[2].because);
     // The same message raised from backward(): the training fixes come before another process.
     let training = format!("  File \"train.py\", line 9, in <module>\n    loss.backward()\n{oom}");
     let ids_training = ids(&run(&training));
@@ -207,4 +209,27 @@ fn a_request_larger_than_the_gpu_is_answered_with_the_operation() {
     assert_eq!(ids(&r)[..3], ["smaller_seq_len", "other", "reduce_batch"]);
     assert!(r.fixes[1].detail.contains("G-14") && r.fixes[1].detail.contains("chunk"), "{}", r.fixes[1].detail);
     assert!(r.fixes[1].because.contains("more than the GPU has"), "{}", r.fixes[1].because);
+}
+
+#[test]
+fn a_small_card_is_answered_with_the_card_or_the_workload() {
+    let on = |capacity: &str| {
+        format!("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 512.00 MiB. GPU 0 has a total capacity of {capacity} of which 100.00 MiB is free. Of the allocated memory 3.10 GiB is allocated by PyTorch, and 20.00 MiB is reserved by PyTorch but unallocated.\n")
+    };
+    let r = run(&on("3.81 GiB"));
+    assert_eq!(r.fixes[0].id, "other");
+    assert!(
+        r.fixes[0].detail.contains("D2 rule 4") && r.fixes[0].detail.contains("more memory"),
+        "{}",
+        r.fixes[0].detail
+    );
+    assert_eq!(r.fixes[0].because, "line 1: the whole GPU is 3.81 GiB");
+    // An 80 GB card is not small: no such advice.
+    let r = run(&on("79.15 GiB"));
+    assert!(r.fixes.iter().all(|f| !f.detail.contains("D2 rule 4")), "{:?}", ids(&r));
+    // Another process holding the card is the answer there, not the card's size.
+    let shared = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 512.00 MiB. GPU 0 has a total capacity of 11.00 GiB of which 100.00 MiB is free. Process 4242 has 7.50 GiB memory in use. Including non-PyTorch memory, this process has 3.30 GiB memory in use. Of the allocated memory 3.10 GiB is allocated by PyTorch, and 20.00 MiB is reserved by PyTorch but unallocated.\n";
+    let r = run(shared);
+    assert_eq!(r.fixes[0].id, "free_other_process");
+    assert!(r.fixes.iter().all(|f| !f.detail.contains("D2 rule 4")), "{:?}", ids(&r));
 }

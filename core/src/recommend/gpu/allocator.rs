@@ -35,6 +35,26 @@ pub(super) fn impossible_request(f: &Facts, out: &mut Ranking) {
     );
 }
 
+/// D2 rule 4: the job is genuinely larger than a small card. On a GPU of
+/// 24 GiB or less, with no other process shown holding it, the answer
+/// maintainers give is the card or the workload's size, not a training knob.
+pub(super) fn small_card(f: &Facts, out: &mut Ranking) {
+    const SMALL: u64 = 24 << 30;
+    let Some(t) = f.capacity.filter(|&t| t <= SMALL + SMALL / 50) else { return };
+    let others = f.d.numbers.other_process.is_some_and(|o| o.saturating_mul(10) >= t);
+    if others || f.requested.is_some_and(|r| r > t) {
+        return;
+    }
+    out.add(
+        "other",
+        SMALL_CARD_SCORE,
+        format!("the workload needs more than this {} GPU has (catalog D2 rule 4): run it on a GPU with more memory, or shrink the workload itself: a smaller variant of the model, lower resolution, fewer frames or points per call, the project's chunk or tile size", b(t)),
+        format!("{}: the whole GPU is {}", at(f.line), b(t)),
+    );
+}
+
+const SMALL_CARD_SCORE: u8 = 81;
+
 /// D2 rule 2 / G-06: other processes hold the memory.
 pub(super) fn other_processes(f: &Facts, out: &mut Ranking) {
     let n = &f.d.numbers;

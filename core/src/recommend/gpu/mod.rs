@@ -88,6 +88,7 @@ pub(super) fn rank(d: &Diagnosis, out: &mut Ranking) {
         );
     }
     allocator::impossible_request(&f, out);
+    allocator::small_card(&f, out);
     allocator::other_processes(&f, out);
     allocator::fragmentation(&f, out);
     allocator::ranks_share_a_gpu(&f, out);
