@@ -112,9 +112,24 @@ fn tpu_hbm_breakdown() {
 }
 
 #[test]
-fn a_bare_exit_code_is_a_suspect_not_proof() {
-    // DeepSpeed's launcher: "exits with return code = -9", nothing else.
-    let r = corpus("anomalygpt43-deepspeed-minus9-wrapped-chinese-thread-host-ram");
+fn a_launchers_sigkill_is_an_oom_a_bare_exit_code_a_suspect() {
+    // LABELLING.md rule 2.4, an OOM: DeepSpeed's "exits with return code = -9", torchrun's
+    // aligned summary "exitcode  : -9", srun's "task 0: Killed". Rule 3, a suspect: exit
+    // status 137 in Kubernetes' and Flyte's words, slurmctld's WTERMSIG 9.
+    let cases = [
+        ("anomalygpt43-deepspeed-minus9-wrapped-chinese-thread-host-ram", true),
+        ("cppo6-accelerate-deepspeed-launcher-grpo-sigkill-root-cause", true),
+        ("arjuna48-srun-task-killed-force-terminated-no-oom-text", true),
+        ("bigdata118-k8s-exec-hook-exited-137-not-oom-chinese", false),
+        ("flyte2376-demo-cluster-exit-137-reason-error-oomkilled-false", false),
+        ("arjuna137-slurmctld-wtermsig9-kill-bot", false),
+    ];
+    for (id, oom) in cases {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (oom, MemoryKind::Host), "{id}");
+    }
+    // Ray's closing advice on its own: a suspicion, not the kill it usually closes.
+    let r = corpus("searchr1-45-ray-oom-advice-paragraph-asked-if-gpu");
     assert_eq!((r.oom, r.memory), (false, MemoryKind::Host));
 }
 
@@ -271,11 +286,16 @@ fn macos_memory_pressure_and_markdown_pastes() {
     let jetsam = corpus("omlx702-macos-jetsam-event-json-report-padded");
     assert_eq!((jetsam.oom, jetsam.memory, ids(&jetsam)[0]), (true, MemoryKind::Host, "other"));
     assert!(jetsam.fixes[0].detail.contains("jetsam"));
-    let exit = corpus("gemmatuner19-macos-exit-minus9-leaked-semaphore-suspect-jetsam");
-    assert_eq!((exit.oom, exit.memory, ids(&exit)[0]), (false, MemoryKind::Host, "other"));
-    // "`Killed`": each line pasted as inline code.
-    let ticks = corpus("tfpose674-backticked-training-started-then-killed");
-    assert_eq!((ticks.oom, ticks.memory), (true, MemoryKind::Host));
+    // "Killed: 9" from a program macOS refused to run: the code-signature check sent the kill.
+    let signed = corpus("openfang109-macos-killed-9-code-signature-not-jetsam");
+    assert_eq!((signed.oom, signed.memory, ids(&signed)[0]), (false, MemoryKind::None, "not_oom_fix"));
+    // "`Killed`" and "**Killed**": a line pasted as inline code or in bold.
+    for id in
+        ["tfpose674-backticked-training-started-then-killed", "fastmaskrcnn172-markdown-bold-killed-after-iter-144"]
+    {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (true, MemoryKind::Host), "{id}");
+    }
 }
 
 #[test]
@@ -389,14 +409,19 @@ fn more_allocators_and_platforms_in_their_own_words() {
         // Ray's object store against /dev/shm, with its figures in bytes.
         ("gpustack5014-raylet-shm-request-10gb-exceeds-9gb-ascend", MemoryKind::Shm),
         ("sglang4330-spec-decoding-not-enough-memory-increase-mem-fraction", MemoryKind::Gpu),
-        // PyTorch 2.1 on a MIG slice: NVML's assert in place of the OOM message.
-        ("pytorch112377-mig-nvml-assert-masks-cuda-oom", MemoryKind::Gpu),
+        // torch-directml's "DML allocator out of memory!" from dml_heap_allocator.cc (a device heap).
+        ("directml361-dml-allocator-oom-one-element-tensor-wsl-iris-xe", MemoryKind::Gpu),
+        ("sdamdgpu174-dml-allocator-oom-after-shrinking-pagefile", MemoryKind::Gpu),
         ("tfmodels5591-cloudml-replica-master-ran-out-of-memory-sigkill", MemoryKind::Host),
     ];
     for (id, memory) in cases {
         let r = corpus(id);
         assert_eq!((r.oom, r.memory), (true, memory), "{id}");
     }
+    // PyTorch 2.1 on a MIG slice: NVML's assert in place of the OOM message shows no
+    // exhaustion itself, so the GPU is a suspect (LABELLING.md rule 3).
+    let r = corpus("pytorch112377-mig-nvml-assert-masks-cuda-oom");
+    assert_eq!((r.oom, r.memory), (false, MemoryKind::Gpu));
     let r = corpus("paddlemodels2292-enforce-allocating-gt-available-yolov3-infer");
     assert_eq!((r.numbers.requested, r.numbers.free), (Some(5_403_593_101), Some(5_300_944_640)));
     let r = corpus("gpustack5014-raylet-shm-request-10gb-exceeds-9gb-ascend");
@@ -406,11 +431,12 @@ fn more_allocators_and_platforms_in_their_own_words() {
 
 #[test]
 fn signals_that_only_suggest_memory_and_translated_crashes() {
-    // mpirun's "exited on signal 9 (Killed)" and macOS's "Killed: 9": SIGKILL, a suspect.
+    // mpirun's "exited on signal 9 (Killed)" and macOS's "Killed: 9": a launcher's or a
+    // shell's SIGKILL report, the OOM killer (LABELLING.md rule 2.4).
     let r = corpus("horovod469-mpirun-rank7-signal-9-killed-keras-epoch");
-    assert_eq!((r.oom, r.memory), (false, MemoryKind::Host));
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Host));
     let r = corpus("ipython8678-kernelrestarter-then-killed-9-macos");
-    assert_eq!((r.oom, r.memory), (false, MemoryKind::Host));
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Host));
     // TGI's child "signaled to shutdown with signal 7": SIGBUS, /dev/shm in a container.
     let r = corpus("tgi446-download-process-signal-7-shm-not-mounted");
     assert_eq!((r.oom, r.memory, r.fixes[0].id), (false, MemoryKind::Shm, "bigger_shm"));

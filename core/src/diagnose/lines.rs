@@ -51,8 +51,8 @@ pub fn clean(segment: &str) -> String {
 pub fn is_shell_killed(segment: &str) -> bool {
     let cleaned = clean(segment);
     let t = cleaned.rsplit(" | ").next().unwrap_or(&cleaned);
-    // A line pasted as markdown inline code: `Killed`.
-    let t = t.rsplit("]: ").next().unwrap_or(t).trim().trim_matches('`').trim();
+    // A line pasted as markdown inline code or emphasis: `Killed`, **Killed**.
+    let t = t.rsplit("]: ").next().unwrap_or(t).trim().trim_matches(['`', '*']).trim();
     KILLED_WORDS.iter().any(|word| t == *word || job_report(t, word) || after_progress_bar(t, word))
 }
 

@@ -15,6 +15,11 @@ const GPU_FAULT: &str = "a GPU fault reported by the NVIDIA driver (an Xid: a ba
 
 const MEMLOCK: &str = "pinning memory for RDMA hit the locked-memory limit (ulimit -l), not memory exhaustion";
 
+/// Look-alikes that name who ended the job: with them, a bare `Killed` or a
+/// launcher's `-9` is their kill, not the OOM killer's.
+pub(super) const KILL_SENDERS: [&str; 5] =
+    ["slurm-time-limit", "slurm-preempted", "pbs-walltime", "lsf-runlimit", "code-signature"];
+
 use Meaning::*;
 use MemoryKind::Host;
 

@@ -29,6 +29,11 @@ const ADVICE: &[&str] = &[
     "if you encounter",
     "if you get",
     "if you see",
+    // A pointer to documentation: Ray's "Refer to the documentation on how to address the out of memory issue".
+    "how to address",
+    "how to handle",
+    "how to fix",
+    "how to deal with",
 ];
 
 /// Words that open a list of possible causes (Ray's "There are some potential

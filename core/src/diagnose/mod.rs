@@ -129,6 +129,18 @@ const MAX_EVIDENCE: usize = 60;
 /// An unfinished line longer than this is read up to its last record end.
 const LONG_TAIL: usize = 1 << 20;
 
+/// Signatures that report a SIGKILL, which proves an OOM only while nothing
+/// else in the log sent it (see `lookalikes::KILL_SENDERS`).
+const KILL_REPORTS: [&str; 7] = [
+    "bare-killed",
+    "zsh-killed",
+    "zsh-job-killed",
+    "sigkill-launcher",
+    "srun-task-killed",
+    "go-signal-killed",
+    "fish-sigkill",
+];
+
 /// Incremental diagnosis: feed the log in pieces of any size, then finish.
 #[derive(Default)]
 pub struct Diagnoser {
@@ -143,6 +155,8 @@ pub struct Diagnoser {
     lines_before: usize,
     evidence: Vec<Evidence>,
     oom_kinds: Vec<(MemoryKind, usize)>,
+    /// An OOM proven by more than a SIGKILL report (`Killed`, `exitcode: -9`).
+    proof_beyond_kills: bool,
     suspect: Option<(MemoryKind, &'static str)>,
     not_oom: Vec<(&'static str, &'static str)>,
     phases: Vec<Phase>,
@@ -308,6 +322,7 @@ impl Diagnoser {
         }
         let evidence = match meaning {
             Meaning::Oom(kind) => {
+                self.proof_beyond_kills |= !KILL_REPORTS.contains(&signature.id);
                 if matches!(signature.id, "bare-killed" | "zsh-job-killed") && !self.stack.contains(&Stack::Linux) {
                     self.stack.push(Stack::Linux);
                 }
@@ -405,6 +420,11 @@ impl Diagnoser {
             && (numbers.rss.is_some() || numbers.total_vm.is_some())
         {
             self.oom_kinds.push((MemoryKind::Host, 1));
+        }
+        // A SIGKILL whose sender the log names (a time limit, preemption, a
+        // code-signature check) was not the OOM killer's.
+        if !self.proof_beyond_kills && self.seen.iter().any(|(id, _)| lookalikes::KILL_SENDERS.contains(id)) {
+            self.oom_kinds.clear();
         }
         let found = priority.into_iter().find(|k| self.oom_kinds.iter().any(|(kind, _)| kind == k));
         let oom = found.is_some();

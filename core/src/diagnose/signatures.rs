@@ -65,6 +65,8 @@ const MEMORY: &[Signature] = &[
     sig("allowed-memory", "exceed allowed memory", Oom(Gpu)),
     // DirectML (torch-directml): "Could not allocate tensor with N bytes. There is not enough GPU video memory available!"
     sig("directml-oom", "GPU video memory", Oom(Gpu)),
+    // torch-directml's heap: "[W dml_heap_allocator.cc:97] DML allocator out of memory!" (a device heap, not Java's).
+    sig("directml-oom", "DML allocator out of memory", Oom(Gpu)),
     // ONNX Runtime's arena, almost always the CUDA execution provider's.
     sig("ort-arena", "for requested buffer of size", OomByContext(Gpu)),
     // Rust servers (candle, mistral.rs): `DriverError(CUDA_ERROR_OUT_OF_MEMORY, …)` is covered above.
@@ -136,8 +138,9 @@ const MEMORY: &[Signature] = &[
     // SGLang's start-up check on its KV pool: "Not enough memory. Please try to increase --mem-fraction-static."
     sig("sglang-mem-fraction", "increase --mem-fraction-static", Oom(Gpu)),
     // PyTorch 2.1's allocator asks NVML for the process list only while it builds the OOM
-    // message; where NVML is refused (MIG slices) the assert replaces the message.
-    sig("nvml-assert-in-oom", "NVML_SUCCESS == r INTERNAL ASSERT", Oom(Gpu)),
+    // message; where NVML is refused (MIG slices) the assert replaces the message, so
+    // the log no longer shows the exhaustion itself: a suspect (LABELLING.md rule 3).
+    sig("nvml-assert-in-oom", "NVML_SUCCESS == r INTERNAL ASSERT", Suspect(Gpu)),
     // GCC and other tools built on xmalloc: "virtual memory exhausted: Cannot allocate memory".
     sig("virtual-memory-exhausted", "virtual memory exhausted", Oom(Host)),
     // Any other wording: the line's own words say which memory.
@@ -171,6 +174,8 @@ const MEMORY: &[Signature] = &[
     sig("earlyoom-kill", "low memory! at or below", Oom(Host)),
     sig("dask-memory-budget", "% memory budget", Oom(Host)),
     sig("ray-memory-threshold", "exceeds the memory usage threshold", Oom(Host)),
+    // The advice that closes Ray's kill report, on its own: a suspicion (LABELLING.md rule 3).
+    sig("ray-oom-docs", "ray-oom-prevention", Suspect(Host)),
     // Ray's account of a dead actor lists the OOM killer first among its possible causes.
     sig("ray-actor-died-oom-cause", "killed by SIGKILL by OOM killer", Suspect(Host)),
     // Hugging Face datasets' map with num_proc: "One of the subprocesses has abruptly died
@@ -178,18 +183,27 @@ const MEMORY: &[Signature] = &[
     sig("datasets-map-worker-died", "abruptly died", Suspect(Host)),
     // CMS WMAgent's watchdog: "Job has exceeded maxPSS: 16000 MB", then it kills the step.
     sig("wmagent-max-pss", "exceeded maxPSS", Oom(JobLimit)),
-    // A SIGKILL exit code alone only suggests the OOM killer (the contract: a bare
-    // exit code is not proof); with the process's host memory in the log it is.
-    sig("sigkill-exit", "exitcode: -9", Suspect(Host)),
+    // A launcher's report that its child got SIGKILL (torchrun's "exitcode: -9",
+    // DeepSpeed's "return code = -9", mpirun's "exited on signal 9 (Killed)",
+    // macOS's shell "Killed: 9") is the OOM killer, as the lab's fixture
+    // colossalai3172 labels it (corpus/LABELLING.md rule 2.4).
+    sig("sigkill-launcher", "exitcode: -9", Oom(Host)),
+    // torchrun's failure summary aligns its fields: "exitcode  : -9 (pid: 14750)".
+    sig("sigkill-launcher", "exitcode  : -9", Oom(Host)),
+    sig("sigkill-launcher", "return code = -9", Oom(Host)),
+    word("sigkill-launcher", "exit code -9", Oom(Host)),
+    sig("sigkill-launcher", "signal 9 (Killed)", Oom(Host)),
+    exact("sigkill-launcher", "Killed: 9", Oom(Host)),
+    // A bare exit status 137 or signal 9 only suggests the OOM killer (the contract:
+    // a bare exit code is not proof); with the process's host memory in the log it is.
     sig("sigkill-exit", "Signal 9 (SIGKILL)", Suspect(Host)),
-    sig("sigkill-exit", "return code = -9", Suspect(Host)),
     sig("sigkill-exit", "exit code 137", Suspect(Host)),
-    word("sigkill-exit", "exit code -9", Suspect(Host)),
+    sig("sigkill-exit", "exit code (137)", Suspect(Host)),
     sig("sigkill-exit", "exit status 137", Suspect(Host)),
     sig("sigkill-exit", "exited with code 137", Suspect(Host)),
-    // mpirun's "exited on signal 9 (Killed)" and macOS's shell "Killed: 9".
-    sig("sigkill-exit", "signal 9 (Killed)", Suspect(Host)),
-    exact("sigkill-exit", "Killed: 9", Suspect(Host)),
+    sig("sigkill-exit", "exited with 137", Suspect(Host)),
+    // slurmctld's record of a job ended by SIGKILL.
+    Signature { boundary: Boundary::Word, ..exact("sigkill-exit", "WTERMSIG 9", Suspect(Host)) },
     // A child killed by SIGBUS: in containers, a full /dev/shm (TGI: "signaled to shutdown with signal 7").
     word("sigbus-exit", "with signal 7", Suspect(Shm)),
     // SIGBUS on its own (gdb's "Program received signal SIGBUS"): a write to a memory-mapped
@@ -228,8 +242,9 @@ const MEMORY: &[Signature] = &[
     // (page cache counts) without necessarily killing anything.
     sig("slurm-limit-touched", "memory limit at some point", Suspect(JobLimit)),
     Signature { boundary: Boundary::Identifier, ..exact("slurm-out-of-memory-state", "OUT_OF_MEMORY", Oom(JobLimit)) },
-    // srun's step report: "srun: error: c002: task 0: Killed" (the cgroup limit, usually).
-    exact("srun-task-killed", ": Killed", Suspect(JobLimit)),
+    // srun's step report: "srun: error: c002: task 0: Killed": a launcher's SIGKILL
+    // (LABELLING.md rule 2.4); the job's limit only where the log names it.
+    exact("srun-task-killed", ": Killed", Oom(Host)),
     exact("slurm-task-out-of-memory", ": Out Of Memory", Oom(JobLimit)),
     sig("memcg-oom-kill", "Memory cgroup out of memory", Oom(JobLimit)),
     sig("memcg-usage-limit", "memory: usage", Figure),

@@ -224,3 +224,20 @@ fn advice_drops_a_match_a_list_of_causes_makes_it_a_suspect() {
     assert_eq!((causes.oom, causes.memory), (false, MemoryKind::Host));
     assert!(causes.look_alike().is_none());
 }
+
+#[test]
+fn a_kill_is_the_oom_killers_unless_the_log_names_another_sender() {
+    let killed = "Epoch 3: 100%|██████████| 242/242\nKilled\n";
+    assert_eq!((run(killed).oom, run(killed).memory), (true, MemoryKind::Host));
+    let launcher =
+        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 0 (pid: 2410412)\n";
+    assert_eq!((run(launcher).oom, run(launcher).memory), (true, MemoryKind::Host));
+    // SLURM's time limit sent it: a look-alike, whatever the shell printed.
+    let timed_out =
+        "slurmstepd: error: *** JOB 4242 ON gpu12 CANCELLED AT 2025-01-01T00:00:00 DUE TO TIME LIMIT ***\nKilled\n";
+    let d = run(timed_out);
+    assert_eq!((d.oom, d.memory), (false, MemoryKind::None));
+    // An allocator's own message is proof whoever killed the job afterwards.
+    let both = format!("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n{timed_out}");
+    assert_eq!((run(&both).oom, run(&both).memory), (true, MemoryKind::Gpu));
+}
