@@ -41,7 +41,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// Headroom deliberately reads the text otherwise than `corpus/LABELLING.md`.
 /// The audit by that guide marked most of them unsure and kept the label as
 /// collected. Scored like the rest; only exempt from the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 13] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 14] = [
     (
         "localcolabfold147-not-enough-gpu-memory-wrapper-ptxas",
         "ColabFold's 'Not Enough GPU memory?' question is a GPU suspect (rule 3); the audit kept 'none' as unsure",
@@ -78,6 +78,10 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 13] = [
     (
         "nx1000-exla-cudnn-conv-algorithm-masks-oom",
         "rule 4 reads cuDNN's profiling failure as a look-alike; Headroom keeps a GPU suspect, as for any cuDNN workspace failure (catalog G-15)",
+    ),
+    (
+        "tensorflow24496-cudnn-handle-internal-error-rtx2070-allow-growth",
+        "rule 4 reads cuDNN's failed handle as a look-alike; Headroom keeps a GPU suspect, since TensorFlow's up-front grab leaves cuDNN no room (catalog G-15, F-19)",
     ),
     (
         "llamacpp3414-metal-command-buffer-status-5-ggml-assert-no-oom-text",

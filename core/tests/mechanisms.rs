@@ -120,6 +120,7 @@ fn a_launchers_sigkill_is_an_oom_a_bare_exit_code_a_suspect() {
         ("anomalygpt43-deepspeed-minus9-wrapped-chinese-thread-host-ram", true),
         ("cppo6-accelerate-deepspeed-launcher-grpo-sigkill-root-cause", true),
         ("arjuna48-srun-task-killed-force-terminated-no-oom-text", true),
+        ("gpt4all1522-accelerate-calledprocesserror-died-with-sigkill", true),
         ("bigdata118-k8s-exec-hook-exited-137-not-oom-chinese", false),
         ("flyte2376-demo-cluster-exit-137-reason-error-oomkilled-false", false),
         ("arjuna137-slurmctld-wtermsig9-kill-bot", false),
@@ -275,9 +276,16 @@ fn look_alikes_with_memory_words() {
         assert_eq!((r.oom, r.memory), (false, MemoryKind::None), "{id}");
         assert_eq!(ids(&r).first(), Some(&"not_oom_fix"), "{id}: every look-alike says what to do instead");
     }
-    // A pinned staging buffer that could not be had is a warning about host memory, not proof.
-    let pinned = corpus("ollama1955-pinned-memory-warning-falls-back-slower");
-    assert_eq!((pinned.oom, pinned.memory), (false, MemoryKind::Host));
+    // A pinned staging buffer refused for want of memory is a host OOM; refused by the
+    // driver, a look-alike.
+    for id in
+        ["ollama1955-pinned-memory-warning-falls-back-slower", "llamacpp1233-wsl-pinned-memory-warning-out-of-memory"]
+    {
+        let pinned = corpus(id);
+        assert_eq!((pinned.oom, pinned.memory), (true, MemoryKind::Host), "{id}");
+    }
+    let driver = corpus("llamacpppython1687-pinned-malloc-driver-combination");
+    assert_eq!((driver.oom, driver.memory), (false, MemoryKind::None));
 }
 
 #[test]
@@ -409,6 +417,11 @@ fn more_allocators_and_platforms_in_their_own_words() {
         // Ray's object store against /dev/shm, with its figures in bytes.
         ("gpustack5014-raylet-shm-request-10gb-exceeds-9gb-ascend", MemoryKind::Shm),
         ("sglang4330-spec-decoding-not-enough-memory-increase-mem-fraction", MemoryKind::Gpu),
+        // Ray's ObjectStoreFullError and plasma's "in object store because it is full".
+        ("ray11594-rllib-ddppo-objectstorefull-25gb-weights", MemoryKind::Host),
+        ("ray22176-plasma-put-200gb-object-capacity-78gb", MemoryKind::Host),
+        // TensorRT's builder: "Error Code 2: OutOfMemory".
+        ("trtllm346-llama2-13b-build-virtualmemorybuffer-outofmemory", MemoryKind::Gpu),
         // torch-directml's "DML allocator out of memory!" from dml_heap_allocator.cc (a device heap).
         ("directml361-dml-allocator-oom-one-element-tensor-wsl-iris-xe", MemoryKind::Gpu),
         ("sdamdgpu174-dml-allocator-oom-after-shrinking-pagefile", MemoryKind::Gpu),
@@ -422,6 +435,10 @@ fn more_allocators_and_platforms_in_their_own_words() {
     // exhaustion itself, so the GPU is a suspect (LABELLING.md rule 3).
     let r = corpus("pytorch112377-mig-nvml-assert-masks-cuda-oom");
     assert_eq!((r.oom, r.memory), (false, MemoryKind::Gpu));
+    let r = corpus("ray22176-plasma-put-200gb-object-capacity-78gb");
+    assert_eq!((r.numbers.requested, r.numbers.capacity), (Some(219_375_455_268), Some(78_466_815_590)));
+    let r = corpus("trtllm346-llama2-13b-build-virtualmemorybuffer-outofmemory");
+    assert_eq!(r.numbers.requested, Some(24_793_579_520));
     let r = corpus("paddlemodels2292-enforce-allocating-gt-available-yolov3-infer");
     assert_eq!((r.numbers.requested, r.numbers.free), (Some(5_403_593_101), Some(5_300_944_640)));
     let r = corpus("gpustack5014-raylet-shm-request-10gb-exceeds-9gb-ascend");

@@ -151,6 +151,9 @@ impl Collector {
                 keep_first(field, used.and_then(size));
                 keep_first(&mut n.job_limit, after(line, "exceeded limit").and_then(size));
             }
+            "ray-object-store-full" => keep_first(&mut n.requested, bytes_at(line, "Object size is")),
+            "plasma-capacity" => keep_first(&mut n.capacity, bytes_at(line, "capacity:")),
+            "tensorrt-requested" => keep_first(&mut n.requested, bytes_at(line, "GPU memory (")),
             "ray-shm-request" => {
                 keep_first(&mut n.requested, bytes_at(line, "request is for"));
                 keep_first(&mut n.free, bytes_at(line, "amount available is"));

@@ -101,6 +101,8 @@ pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
         "memcg-usage-limit" if memcg_at_limit(segment) => Meaning::Oom(MemoryKind::JobLimit),
         // PyTorch's /torch_<pid>_<n> segments live in /dev/shm: ENOSPC there is a full /dev/shm.
         "torch-shm-file" if find_ci(segment, "No space left on device").is_some() => Meaning::Oom(MemoryKind::Shm),
+        // A pinned host buffer that failed for want of memory, not for a driver or an argument.
+        "pinned-memory" if find_ci(segment, "out of memory").is_some() => Meaning::Oom(MemoryKind::Host),
         // CUDA's own error codes also report its pinned (page-locked) host buffers:
         // TensorFlow's "failed to alloc N bytes on host: CUDA_ERROR_OUT_OF_MEMORY".
         _ => match meaning {

@@ -135,6 +135,13 @@ const MEMORY: &[Signature] = &[
     Signature { boundary: Boundary::Identifier, ..sig("arrow-memory-error", "ArrowMemoryError", Oom(Host)) },
     // Ray's object store: "System memory request exceeds memory available in /dev/shm. The request is for N bytes".
     sig("ray-shm-request", "exceeds memory available in /dev/shm", Oom(Shm)),
+    // Ray's object store refusing a put: "Failed to put object ... in object store because it is
+    // full. Object size is N bytes." (ObjectStoreFullError; its plasma status gives the capacity).
+    sig("ray-object-store-full", "in object store because it is full", Oom(Host)),
+    sig("plasma-capacity", "(global lru) capacity:", Figure),
+    // TensorRT's builder: "[E] 2: [virtualMemoryBuffer.cpp::resizePhysical::140] Error Code 2: OutOfMemory".
+    sig("tensorrt-oom", "Error Code 2: OutOfMemory", Oom(Gpu)),
+    sig("tensorrt-requested", "Requested amount of GPU memory (", Figure),
     // SGLang's start-up check on its KV pool: "Not enough memory. Please try to increase --mem-fraction-static."
     sig("sglang-mem-fraction", "increase --mem-fraction-static", Oom(Gpu)),
     // PyTorch 2.1's allocator asks NVML for the process list only while it builds the OOM
@@ -188,6 +195,8 @@ const MEMORY: &[Signature] = &[
     // macOS's shell "Killed: 9") is the OOM killer, as the lab's fixture
     // colossalai3172 labels it (corpus/LABELLING.md rule 2.4).
     sig("sigkill-launcher", "exitcode: -9", Oom(Host)),
+    // Python's subprocess: "Command '[...]' died with <Signals.SIGKILL: 9>." (accelerate launch).
+    sig("sigkill-launcher", "Signals.SIGKILL", Oom(Host)),
     // torchrun's failure summary aligns its fields: "exitcode  : -9 (pid: 14750)".
     sig("sigkill-launcher", "exitcode  : -9", Oom(Host)),
     sig("sigkill-launcher", "return code = -9", Oom(Host)),
@@ -278,6 +287,8 @@ const MEMORY: &[Signature] = &[
     sig("dataloader-shm", "insufficient shared memory", Oom(Shm)),
     sig("dataloader-shm", "out of shared memory", Oom(Shm)),
     sig("dataloader-worker-exited", "exited unexpectedly", Suspect(Shm)),
+    // nnU-Net's batchgenerators: "One or more background workers are no longer alive", the same death.
+    sig("dataloader-worker-exited", "background workers are no longer alive", Suspect(Shm)),
     sig("nccl-shm-open", "ncclShmOpen", Oom(Shm)),
     // NCCL sizes its /dev/shm segments with posix_fallocate (shm.h): "No space left" there is /dev/shm.
     sig("nccl-shm-open", "Call to posix_fallocate failed", Oom(Shm)),
