@@ -372,7 +372,7 @@ const CONTEXT: &[Signature] = &[
     sig("phase", "checkpoint shards", Phase(Phase::ModelLoad)),
     sig("phase", "load_checkpoint", Phase(Phase::ModelLoad)),
     sig("phase", "torch.load", Phase(Phase::ModelLoad)),
-    sig("phase", "vector", Phase(Phase::ModelLoad)),
+    word("phase", "vector", Phase(Phase::ModelLoad)),
     sig("phase", "DataLoader worker", Phase(Phase::Dataloader)),
     sig("phase", "_worker_loop", Phase(Phase::Dataloader)),
     sig("phase", "_MultiProcessingDataLoaderIter", Phase(Phase::Dataloader)),

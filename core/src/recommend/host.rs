@@ -108,6 +108,7 @@ pub(super) fn host(d: &Diagnosis, out: &mut Ranking) {
         );
     }
     one_array(d, out);
+    refused_in_process(d, out);
     if let Some(r) = n.requested {
         out.add(
             "reduce_batch",
@@ -174,6 +175,32 @@ fn one_array(d: &Diagnosis, out: &mut Ranking) {
         format!("{}: {size} asked for in one {}", at(l), if array.is_some() { "array" } else { "allocation" }),
     );
 }
+
+/// The process's own allocation was refused (MemoryError, std::bad_alloc,
+/// PyTorch's CPU allocator): no kill, the data it builds does not fit.
+/// Maintainers answer with the data, not the machine (catalog H-09: stream or
+/// shard what is loaded).
+fn refused_in_process(d: &Diagnosis, out: &mut Ranking) {
+    const IN_PROCESS: [&str; 8] = [
+        "python-memory-error",
+        "cpp-bad-alloc",
+        "cpu-allocator",
+        "numpy-unable-to-allocate",
+        "arrow-memory-error",
+        "cannot-allocate-memory",
+        "not-enough-memory",
+        "rust-alloc-failed",
+    ];
+    let Some(e) = d.oom_line().filter(|e| IN_PROCESS.contains(&e.signature)) else { return };
+    out.add(
+        "other",
+        REFUSED_SCORE,
+        "the data this step builds does not fit in RAM: stream or shard it instead of materialising it whole (process in chunks, memory-map, keep it sparse instead of dense, a narrower dtype); a 32-bit Python has about 2 GB of address space whatever the machine has",
+        format!("{}: the process's own allocation was refused; nothing killed it", at(e.line)),
+    );
+}
+
+const REFUSED_SCORE: u8 = 82;
 
 pub(super) fn job_limit(d: &Diagnosis, out: &mut Ranking) {
     let n = &d.numbers;

@@ -233,3 +233,17 @@ fn a_small_card_is_answered_with_the_card_or_the_workload() {
     assert_eq!(r.fixes[0].id, "free_other_process");
     assert!(r.fixes.iter().all(|f| !f.detail.contains("D2 rule 4")), "{:?}", ids(&r));
 }
+
+#[test]
+fn a_refused_host_allocation_is_answered_with_the_data() {
+    let refused =
+        "  File \"prep.py\", line 40, in <module>\n    X = vectorizer.fit_transform(docs).toarray()\nMemoryError\n";
+    let r = run(refused);
+    assert_eq!(r.memory, MemoryKind::Host);
+    assert_eq!(r.fixes[0].id, "other");
+    assert!(r.fixes[0].detail.contains("stream or shard"), "{}", r.fixes[0].detail);
+    assert_eq!(r.fixes[0].because, "line 3: the process's own allocation was refused; nothing killed it");
+    // A kill is not a refusal: no such advice first.
+    let killed = run("Epoch 1: 100%|██████████| 100/100\nKilled\n");
+    assert!(killed.fixes.iter().all(|f| !f.detail.contains("stream or shard")), "{:?}", ids(&killed));
+}
