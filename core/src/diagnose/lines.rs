@@ -102,13 +102,25 @@ pub fn touches(line: &str, start: usize, end: usize, inside: impl Fn(char) -> bo
 pub fn memory_named(line: &str) -> Option<MemoryKind> {
     // TensorFlow names the CPU as a device: "on /job:localhost/.../device:CPU:0 by allocator cpu".
     // CUDA's pinned (page-locked) buffers are host memory: "could not allocate pinned host memory".
-    const HOST: [&str; 6] = ["java", "heap", "device:CPU", "allocator cpu", "bytes on host", "pinned host"];
+    const HOST: [&str; 9] = [
+        "java",
+        "heap",
+        "device:CPU",
+        "allocator cpu",
+        "bytes on host",
+        "pinned host",
+        "system memory",
+        "host memory",
+        "cpu memory",
+    ];
     if HOST.iter().any(|w| find_ci(line, w).is_some()) {
         return Some(MemoryKind::Host);
     }
     // A serving stack's prefill batch runs on the accelerator.
-    const DEVICE: [&str; 13] =
-        ["cuda", "gpu", "hip", "mps", "xla", "hbm", "vram", "device", "cudnn", "cublas", "nccl", "xpu", "prefill"];
+    const DEVICE: [&str; 19] = [
+        "cuda", "gpu", "hip", "mps", "xla", "hbm", "vram", "device", "cudnn", "cublas", "nccl", "xpu", "prefill",
+        "rocm", "metal", "vulkan", "opencl", "directml", "sycl",
+    ];
     const LIMIT: [&str; 3] = ["cgroup", "memory limit", "container"];
     if DEVICE.iter().any(|w| find_ci(line, w).is_some()) {
         return Some(MemoryKind::Gpu);

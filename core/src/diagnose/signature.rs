@@ -101,6 +101,8 @@ pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
         "memcg-usage-limit" if memcg_at_limit(segment) => Meaning::Oom(MemoryKind::JobLimit),
         // PyTorch's /torch_<pid>_<n> segments live in /dev/shm: ENOSPC there is a full /dev/shm.
         "torch-shm-file" if find_ci(segment, "No space left on device").is_some() => Meaning::Oom(MemoryKind::Shm),
+        // docker inspect's state: `"OOMKilled": false` says the limit was not hit.
+        "k8s-oomkilled" if oom_killed_false(segment) => Meaning::Context,
         // A pinned host buffer that failed for want of memory, not for a driver or an argument.
         "pinned-memory" if find_ci(segment, "out of memory").is_some() => Meaning::Oom(MemoryKind::Host),
         // CUDA's own error codes also report its pinned (page-locked) host buffers:
@@ -112,4 +114,12 @@ pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
             _ => meaning,
         },
     }
+}
+
+/// `"OOMKilled": false` or `OOMKilled: false`: a container state that denies the kill.
+fn oom_killed_false(segment: &str) -> bool {
+    find_ci(segment, "OOMKilled").is_some_and(|at| {
+        let rest = segment[at + "OOMKilled".len()..].trim_start_matches(['"', ':', '=', ' ', '\t']);
+        rest.get(..5).is_some_and(|word| word.eq_ignore_ascii_case("false"))
+    })
 }

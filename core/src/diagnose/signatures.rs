@@ -154,6 +154,15 @@ const MEMORY: &[Signature] = &[
     generic("out-of-memory", "out of memory", OomByContext(Host)),
     generic("cannot-allocate-memory", "Cannot allocate memory", OomByContext(Host)),
     generic("not-enough-memory", "not enough memory", OomByContext(Host)),
+    // More ways runtimes say it (C libraries, R, Windows, TensorRT, bison).
+    generic("insufficient-memory", "insufficient memory", OomByContext(Host)),
+    generic("memory-exhausted", "memory exhausted", OomByContext(Host)),
+    generic("failed-to-allocate-memory", "failed to allocate memory", OomByContext(Host)),
+    generic("memory-allocation-failed", "memory allocation failed", OomByContext(Host)),
+    generic("could-not-allocate-memory", "could not allocate memory", OomByContext(Host)),
+    // R: "Error: cannot allocate vector of size 2.5 Gb".
+    sig("r-cannot-allocate-vector", "cannot allocate vector of size", Oom(Host)),
+    Signature { exact_case: true, boundary: Boundary::Word, ..generic("oom-word", "OOM", OomByContext(Host)) },
     Signature { boundary: Boundary::Identifier, ..generic("python-memory-error", "MemoryError", OomByContext(Host)) },
     generic("cpp-bad-alloc", "std::bad_alloc", OomByContext(Host)),
     generic("oom-killed", "OOM-killed", OomByContext(Host)),

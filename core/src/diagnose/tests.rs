@@ -241,3 +241,23 @@ fn a_kill_is_the_oom_killers_unless_the_log_names_another_sender() {
     let both = format!("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n{timed_out}");
     assert_eq!((run(&both).oom, run(&both).memory), (true, MemoryKind::Gpu));
 }
+
+#[test]
+fn runtimes_say_it_in_their_own_words() {
+    let cases = [
+        ("Error: cannot allocate vector of size 2.5 Gb\n", MemoryKind::Host),
+        ("Exception in thread \"main\" java.lang.OutOfMemoryError: Java heap space\n", MemoryKind::Host),
+        ("ggml_vulkan: Device memory allocation of size 4294967296 failed: insufficient memory\n", MemoryKind::Gpu),
+        ("memory exhausted\n", MemoryKind::Host),
+        ("RuntimeError: GPU OOM while running the decoder\n", MemoryKind::Gpu),
+        ("ERROR: failed to allocate memory for the system memory pool\n", MemoryKind::Host),
+    ];
+    for (log, memory) in cases {
+        let d = run(log);
+        assert_eq!((d.oom, d.memory), (true, memory), "{log}");
+    }
+    // The word in other words: a setting, an identifier, advice.
+    for log in ["oom_score_adj=1000\n", "OOMKilled: false\n", "Tip: to avoid OOM, lower the batch size\n"] {
+        assert!(!run(log).oom, "{log}");
+    }
+}
