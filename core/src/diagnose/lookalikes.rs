@@ -2,7 +2,7 @@
 //! the way an OOM would, but that are not memory running out. Each says what
 //! it is instead. Part of the signature table (`signatures.rs`).
 
-use super::signature::{generic, sig, word, Meaning, Signature};
+use super::signature::{generic, sig, word, Boundary, Meaning, Signature};
 use crate::memory::MemoryKind;
 
 const THREAD_LIMIT: &str = "a thread could not be created: the process and thread limit (ulimit -u), not memory";
@@ -54,6 +54,8 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
     sig("segfault", "SIGSEGV", NotOom("a segmentation fault in native code")),
     sig("disk-quota", "disk quota exceeded", NotOom("the disk quota is full (saving a checkpoint), not memory")),
     generic("disk-full", "No space left on device", NotOom("the disk is full, not memory")),
+    // Training logs print the loss and the memory on one line: a NaN there is divergence.
+    Signature { boundary: Boundary::Word, ..sig("nan-loss", "loss: nan", NotOom("the loss became NaN: the training diverged (learning rate, fp16 overflow, bad data), not memory running out")) },
     sig("slurm-time-limit", "DUE TO TIME LIMIT", NotOom("SLURM ended the job at its time limit")),
     sig("slurm-preempted", "DUE TO PREEMPTION", NotOom("SLURM preempted the job for a higher-priority one")),
     sig(

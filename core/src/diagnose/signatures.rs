@@ -471,6 +471,12 @@ const CONTEXT: &[Signature] = &[
     exact("failure", "CANCELLED", Failure),
     sig("failure", "core dumped", Failure),
     sig("failure", "Aborted", Failure),
+    // An assertion in native code (Metal's "failed assertion '...'"), a compiler's or
+    // build tool's error ("ptxas error   :", "CMake Error at"), a library's "Failed to ...".
+    sig("failure", "failed assertion", Failure),
+    exact("failure", "Error at ", Failure),
+    exact("failure", "error   :", Failure),
+    exact("failure", "Failed to ", Failure),
     // Where it ran, and on what
     word("xla", "XLA", Context),
     sig("xla", "xla/service", Context),

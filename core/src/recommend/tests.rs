@@ -247,3 +247,21 @@ fn a_refused_host_allocation_is_answered_with_the_data() {
     let killed = run("Epoch 1: 100%|██████████| 100/100\nKilled\n");
     assert!(killed.fixes.iter().all(|f| !f.detail.contains("stream or shard")), "{:?}", ids(&killed));
 }
+
+#[test]
+fn a_failure_that_is_not_memory_is_named() {
+    // mmdetection prints the memory beside the loss: a NaN there is divergence.
+    let nan = "2020-12-31 21:48:28,971 - mmdet - INFO - Epoch [1][250/29317]   lr: 6.653e-03, time: 0.393, memory: 5717, loss_cls: 13794.6467, loss_bbox: nan, loss: nan\n";
+    let r = run(nan);
+    assert_eq!((r.oom, r.memory, ids(&r)[0]), (false, MemoryKind::None, "not_oom_fix"));
+    assert!(r.fixes[0].detail.contains("learning rate"), "{}", r.fixes[0].detail);
+    // A compiler's and an assertion's own wording name the failure.
+    for (log, said) in [
+        ("ptxas error   : Entry function 'k' uses too much shared data (0xc300 bytes, 0xc000 max)\n", "too much shared data"),
+        ("MPSNDArray.mm:705: failed assertion '[MPSTemporaryNDArray initWithDevice:descriptor:] Error: product of dimension sizes > 2**31'\n", "product of dimension sizes"),
+    ] {
+        let r = run(log);
+        assert_eq!(ids(&r), ["not_oom_fix"], "{log}");
+        assert!(r.fixes[0].detail.contains(said), "{}", r.fixes[0].detail);
+    }
+}
