@@ -382,6 +382,9 @@ const CONTEXT: &[Signature] = &[
     sig("phase", "load_checkpoint", Phase(Phase::ModelLoad)),
     sig("phase", "torch.load", Phase(Phase::ModelLoad)),
     word("phase", "vector", Phase(Phase::ModelLoad)),
+    // A loader's own name in a traceback or a status line: load_model, load_models, "Loading checkpoint".
+    sig("phase", "load_model", Phase(Phase::ModelLoad)),
+    sig("phase", "Loading checkpoint", Phase(Phase::ModelLoad)),
     sig("phase", "DataLoader worker", Phase(Phase::Dataloader)),
     sig("phase", "_worker_loop", Phase(Phase::Dataloader)),
     sig("phase", "_MultiProcessingDataLoaderIter", Phase(Phase::Dataloader)),
