@@ -157,3 +157,12 @@ fn figures_settings_and_code_are_left_alone() {
         assert!(out.redactions.is_empty(), "{text}: {:?}", out.redactions);
     }
 }
+
+#[test]
+fn a_user_named_like_a_tool_is_redacted_in_its_path_only() {
+    // A container image's user: "/home/pytorch/torch/distributed/...". The draft's title and
+    // stack say "pytorch" too, and must keep it.
+    let text = "File \"/home/pytorch/torch/distributed/c10d_logger.py\", line 78\nstack: [pytorch, nccl]";
+    let r = redact(text, Options::default());
+    assert_eq!(r.text, "File \"/home/<user>/torch/distributed/c10d_logger.py\", line 78\nstack: [pytorch, nccl]");
+}
