@@ -9,7 +9,7 @@
 //! one. Figures and settings are never touched: a redacted log diagnoses the
 //! same (tested on every real log of the corpus).
 
-use crate::memory::Stack;
+use crate::memory::{MemoryKind, Stack};
 use serde::{Deserialize, Serialize};
 
 /// What was redacted.
@@ -126,9 +126,11 @@ pub fn redact(text: &str, options: Options) -> Redacted {
         for s in found.iter().filter(|s| matches!(s.kind, Kind::User | Kind::Host)) {
             let value = &line[s.start..s.end];
             let lower = value.to_ascii_lowercase();
-            // A tool's name (`/home/pytorch/`, a container's user) is the draft's own
-            // vocabulary too: its title and stack would lose their words.
-            let generic = GENERIC_NAMES.contains(&lower.as_str()) || Stack::ALL.iter().any(|s| s.as_str() == lower);
+            // A tool's or a memory's name (`/home/pytorch/`, a container's user) is the
+            // draft's own vocabulary too: its title, slug and stack would lose their words.
+            let generic = GENERIC_NAMES.contains(&lower.as_str())
+                || Stack::ALL.iter().any(|s| s.as_str() == lower)
+                || MemoryKind::ALL.iter().any(|m| m.as_str() == lower);
             if value.len() >= 3 && !generic && !learnt.iter().any(|(v, _)| v == value) {
                 learnt.push((value.to_string(), s.kind));
             }

@@ -165,4 +165,6 @@ fn a_user_named_like_a_tool_is_redacted_in_its_path_only() {
     let text = "File \"/home/pytorch/torch/distributed/c10d_logger.py\", line 78\nstack: [pytorch, nccl]";
     let r = redact(text, Options::default());
     assert_eq!(r.text, "File \"/home/<user>/torch/distributed/c10d_logger.py\", line 78\nstack: [pytorch, nccl]");
+    let r = redact("/home/gpu/train.py\nslug: gpu-memory-runs-out", Options::default());
+    assert_eq!(r.text, "/home/<user>/train.py\nslug: gpu-memory-runs-out");
 }
