@@ -41,7 +41,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// Headroom deliberately reads the text otherwise than `corpus/LABELLING.md`.
 /// The audit by that guide marked most of them unsure and kept the label as
 /// collected. Scored like the rest; only exempt from the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 14] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 15] = [
     (
         "localcolabfold147-not-enough-gpu-memory-wrapper-ptxas",
         "ColabFold's 'Not Enough GPU memory?' question is a GPU suspect (rule 3); the audit kept 'none' as unsure",
@@ -78,6 +78,10 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 14] = [
     (
         "nx1000-exla-cudnn-conv-algorithm-masks-oom",
         "rule 4 reads cuDNN's profiling failure as a look-alike; Headroom keeps a GPU suspect, as for any cuDNN workspace failure (catalog G-15)",
+    ),
+    (
+        "wenet989-multimachine-ddp-rank0-rss-climbs-to-212g",
+        "a process's RSS readings climbing with no failure; Headroom reads no verdict from readings alone (rule 3 allows a host suspect)",
     ),
     (
         "tensorflow24496-cudnn-handle-internal-error-rtx2070-allow-growth",

@@ -284,6 +284,16 @@ fn look_alikes_with_memory_words() {
         let pinned = corpus(id);
         assert_eq!((pinned.oom, pinned.memory), (true, MemoryKind::Host), "{id}");
     }
+    // SIGBUS: torchrun's "exitcode: -7", and a DataLoader bus error that does not name
+    // shared memory, are /dev/shm suspects; Jupyter's dead kernel a host suspect.
+    for (id, memory) in [
+        ("megatron516-ncclgroupend-backtrace-exitcode-minus7", MemoryKind::Shm),
+        ("mmdet291-chinese-slurm-bus-error-no-shm-wording", MemoryKind::Shm),
+        ("vscodejupyter15463-mps-kernel-died-exitcode-undefined", MemoryKind::Host),
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (false, memory), "{id}");
+    }
     let driver = corpus("llamacpppython1687-pinned-malloc-driver-combination");
     assert_eq!((driver.oom, driver.memory), (false, MemoryKind::None));
 }
@@ -420,6 +430,12 @@ fn more_allocators_and_platforms_in_their_own_words() {
         // Ray's ObjectStoreFullError and plasma's "in object store because it is full".
         ("ray11594-rllib-ddppo-objectstorefull-25gb-weights", MemoryKind::Host),
         ("ray22176-plasma-put-200gb-object-capacity-78gb", MemoryKind::Host),
+        // OpenCV's allocator on Windows and Android, macOS's malloc, YARN's container kill, Thrust on the GPU.
+        ("opencv8349-windows-sift-insufficient-memory-in-markdown-bold", MemoryKind::Host),
+        ("opencv10725-android-logcat-dnn-insufficient-memory-after-8h", MemoryKind::Host),
+        ("joblib415-macos-malloc-cant-allocate-region-18eb", MemoryKind::Host),
+        ("tfos134-yarn-container-killed-virtual-memory-limit", MemoryKind::JobLimit),
+        ("xgboost3877-multigpu-thrust-bad-alloc-interleaved-what", MemoryKind::Gpu),
         // TensorRT's builder: "Error Code 2: OutOfMemory".
         ("trtllm346-llama2-13b-build-virtualmemorybuffer-outofmemory", MemoryKind::Gpu),
         // torch-directml's "DML allocator out of memory!" from dml_heap_allocator.cc (a device heap).
@@ -437,6 +453,10 @@ fn more_allocators_and_platforms_in_their_own_words() {
     assert_eq!((r.oom, r.memory), (false, MemoryKind::Gpu));
     let r = corpus("ray22176-plasma-put-200gb-object-capacity-78gb");
     assert_eq!((r.numbers.requested, r.numbers.capacity), (Some(219_375_455_268), Some(78_466_815_590)));
+    let r = corpus("tfos134-yarn-container-killed-virtual-memory-limit");
+    assert_eq!((r.numbers.total_vm, r.numbers.job_limit), (Some(7_730_941_133), Some(4_509_715_661)));
+    let r = corpus("opencv8349-windows-sift-insufficient-memory-in-markdown-bold");
+    assert_eq!(r.numbers.requested, Some(192_000_004));
     let r = corpus("trtllm346-llama2-13b-build-virtualmemorybuffer-outofmemory");
     assert_eq!(r.numbers.requested, Some(24_793_579_520));
     let r = corpus("paddlemodels2292-enforce-allocating-gt-available-yolov3-infer");

@@ -151,6 +151,18 @@ impl Collector {
                 keep_first(field, used.and_then(size));
                 keep_first(&mut n.job_limit, after(line, "exceeded limit").and_then(size));
             }
+            "opencv-oom" => keep_first(&mut n.requested, bytes_at(line, "Failed to allocate")),
+            "macos-malloc-size" => keep_first(&mut n.requested, bytes_at(line, "mach_vm_map(size=")),
+            "yarn-memory-limit" => {
+                let used = size_at(line, "memory limits.");
+                if find_ci(line, "virtual memory used").is_some() {
+                    keep_first(&mut n.total_vm, used);
+                    keep_first(&mut n.job_limit, size_ending(line, "virtual memory used"));
+                } else {
+                    keep_first(&mut n.rss, used);
+                    keep_first(&mut n.job_limit, size_ending(line, "physical memory used"));
+                }
+            }
             "ray-object-store-full" => keep_first(&mut n.requested, bytes_at(line, "Object size is")),
             "plasma-capacity" => keep_first(&mut n.capacity, bytes_at(line, "capacity:")),
             "tensorrt-requested" => keep_first(&mut n.requested, bytes_at(line, "GPU memory (")),

@@ -54,6 +54,10 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
     sig("segfault", "SIGSEGV", NotOom("a segmentation fault in native code")),
     sig("disk-quota", "disk quota exceeded", NotOom("the disk quota is full (saving a checkpoint), not memory")),
     generic("disk-full", "No space left on device", NotOom("the disk is full, not memory")),
+    // NCCL's return codes for a failure beneath it: "NCCL Error 1: unhandled cuda error",
+    // "ncclSystemError: ... unhandled system error". Its own OOM says "out of memory".
+    sig("nccl-unhandled", "unhandled cuda error", NotOom("NCCL reports a CUDA call that failed beneath it, not memory running out")),
+    sig("nccl-unhandled", "unhandled system error", NotOom("NCCL reports a system call that failed beneath it (often a /dev/shm segment or a network interface), not memory running out")),
     // Training logs print the loss and the memory on one line: a NaN there is divergence.
     Signature { boundary: Boundary::Word, ..sig("nan-loss", "loss: nan", NotOom("the loss became NaN: the training diverged (learning rate, fp16 overflow, bad data), not memory running out")) },
     sig("slurm-time-limit", "DUE TO TIME LIMIT", NotOom("SLURM ended the job at its time limit")),

@@ -172,6 +172,16 @@ const MEMORY: &[Signature] = &[
     // Host, node-wide
     sig("dataloader-worker-killed", "is killed by signal: Killed", Oom(Host)),
     sig("cpu-allocator", "DefaultCPUAllocator:", Oom(Host)),
+    // OpenCV's host allocator: "Insufficient memory (Failed to allocate N bytes) in cv::OutOfMemoryError".
+    sig("opencv-oom", "cv::OutOfMemoryError", Oom(Host)),
+    // macOS's malloc: "mach_vm_map(size=N) failed (error code=3) *** error: can't allocate region".
+    sig("macos-malloc-region", "can't allocate region", Oom(Host)),
+    sig("macos-malloc-size", "mach_vm_map(size=", Figure),
+    // Thrust (CUDA's C++ library, XGBoost on GPU): a device allocation refused.
+    sig("thrust-bad-alloc", "thrust::system::detail::bad_alloc", Oom(Gpu)),
+    // Jupyter's kernel died: its process vanished, most often at the OOM killer's hand.
+    sig("jupyter-kernel-died", "kernel appears to have died", Suspect(Host)),
+    sig("jupyter-kernel-died", "kernel process died", Suspect(Host)),
     sig("numpy-unable-to-allocate", "Unable to allocate", OomByContext(Host)),
     sig("kernel-oom-kill", "Out of memory: Killed process", Oom(Host)),
     sig("kernel-oom-kill", "Out of memory: Kill process", Oom(Host)),
@@ -222,6 +232,11 @@ const MEMORY: &[Signature] = &[
     sig("sigkill-exit", "exited with 137", Suspect(Host)),
     // slurmctld's record of a job ended by SIGKILL.
     Signature { boundary: Boundary::Word, ..exact("sigkill-exit", "WTERMSIG 9", Suspect(Host)) },
+    // torchrun's and DeepSpeed's SIGBUS exits: "exitcode: -7", "Signal 7 (SIGBUS)".
+    sig("sigbus-exit", "exitcode: -7", Suspect(Shm)),
+    sig("sigbus-exit", "exitcode  : -7", Suspect(Shm)),
+    sig("sigbus-exit", "return code = -7", Suspect(Shm)),
+    sig("sigbus-exit", "Signal 7 (SIGBUS)", Suspect(Shm)),
     // A child killed by SIGBUS: in containers, a full /dev/shm (TGI: "signaled to shutdown with signal 7").
     word("sigbus-exit", "with signal 7", Suspect(Shm)),
     // SIGBUS on its own (gdb's "Program received signal SIGBUS"): a write to a memory-mapped
@@ -264,6 +279,8 @@ const MEMORY: &[Signature] = &[
     // (LABELLING.md rule 2.4); the job's limit only where the log names it.
     exact("srun-task-killed", ": Killed", Oom(Host)),
     exact("slurm-task-out-of-memory", ": Out Of Memory", Oom(JobLimit)),
+    // YARN (Spark, TonY): "Container killed by YARN for exceeding memory limits. 7.2 GB of 4.2 GB virtual memory used".
+    sig("yarn-memory-limit", "killed by YARN for exceeding memory limits", Oom(JobLimit)),
     sig("memcg-oom-kill", "Memory cgroup out of memory", Oom(JobLimit)),
     sig("memcg-usage-limit", "memory: usage", Figure),
     // PBS and LSF name their memory kills too.
