@@ -261,3 +261,12 @@ fn runtimes_say_it_in_their_own_words() {
         assert!(!run(log).oom, "{log}");
     }
 }
+
+#[test]
+fn an_out_of_memory_error_is_the_device_its_line_names() {
+    let d =
+        run("cupy.cuda.memory.OutOfMemoryError: out of memory to allocate 8388608 bytes (total 12465471488 bytes)\n");
+    assert_eq!((d.oom, d.memory), (true, MemoryKind::Gpu));
+    let d = run("cv2.error: OpenCV(4.4.0) alloc.cpp:73: error: (-4:Insufficient memory) Failed to allocate 6291456 bytes in function 'cv::OutOfMemoryError'\n");
+    assert_eq!((d.oom, d.memory), (true, MemoryKind::Host));
+}
