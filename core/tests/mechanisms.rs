@@ -453,6 +453,13 @@ fn more_allocators_and_platforms_in_their_own_words() {
     assert_eq!((r.oom, r.memory), (false, MemoryKind::Gpu));
     let r = corpus("ray22176-plasma-put-200gb-object-capacity-78gb");
     assert_eq!((r.numbers.requested, r.numbers.capacity), (Some(219_375_455_268), Some(78_466_815_590)));
+    // Ray's memory monitor names the node's total; ggml its buffer; vLLM V1 the KV cache it needed.
+    let r = corpus("ray28776-chaos-shuffle-1tb-outofmemoryerror-node-95pct");
+    assert_eq!(r.numbers.capacity, Some(61_847_529_062));
+    let r = corpus("ollama7867-deepseek236b-gallocr-compute-buffer-882903040");
+    assert_eq!(r.numbers.requested, Some(882_903_040));
+    let r = corpus("vllm16118-v1-kv-cache-needed-24gib-max-seq-1m");
+    assert_eq!((r.numbers.requested, r.numbers.max_seq_len_tokens), (Some(24 << 30), Some(1_048_576)));
     let r = corpus("tfos134-yarn-container-killed-virtual-memory-limit");
     assert_eq!((r.numbers.total_vm, r.numbers.job_limit), (Some(7_730_941_133), Some(4_509_715_661)));
     let r = corpus("opencv8349-windows-sift-insufficient-memory-in-markdown-bold");

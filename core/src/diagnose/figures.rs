@@ -136,7 +136,23 @@ impl Collector {
                 keep_first(&mut n.requested, field("Requested"));
             }
             "directml-oom" => keep_first(&mut n.requested, size_at(line, "allocate tensor with")),
-            "ort-arena" => keep_first(&mut n.requested, bytes_at(line, "buffer of size")),
+            "ort-arena" | "buffer-of-size" => keep_first(&mut n.requested, bytes_at(line, "buffer of size")),
+            // ggml: "allocating 144817.04 MiB on device 0: cudaMalloc failed: out of memory".
+            "ggml-cuda-malloc" => keep_first(&mut n.requested, size_at(line, "allocating")),
+            // vLLM V1: "(24.00 GiB KV cache is needed, which is larger than the available KV cache memory (9.97 GiB)".
+            "vllm-kv-needed" => {
+                keep_first(&mut n.requested, size_ending(line, "KV cache is needed"));
+                keep_first(&mut n.kv_cache, size_at(line, "available KV cache memory ("));
+                if n.max_seq_len_tokens.is_none() {
+                    n.max_seq_len_tokens = after(line, "max seq len (").and_then(grouped_integer);
+                }
+            }
+            // Ray's memory monitor: "... memory used=0.05GB) was running was 54.86GB / 57.60GB (0.952354)".
+            "ray-memory-threshold" => {
+                keep_first(&mut n.rss, size_at(line, "memory used="));
+                let node = after(line, "was running was").and_then(|rest| after(rest, "/"));
+                keep_first(&mut n.capacity, node.and_then(|rest| leading_size(rest.trim_start(), Binary)));
+            }
             "pinned-memory" => keep_first(&mut n.requested, size_at(line, "failed to allocate")),
             "pbs-mem-exceeded" => {
                 // "job killed: mem 8421356kb exceeded limit 8388608kb"; Torque also writes bare bytes.

@@ -70,6 +70,10 @@ const MEMORY: &[Signature] = &[
     sig("directml-oom", "DML allocator out of memory", Oom(Gpu)),
     // ONNX Runtime's arena, almost always the CUDA execution provider's.
     sig("ort-arena", "for requested buffer of size", OomByContext(Gpu)),
+    // ggml (llama.cpp, Ollama): "failed to allocate CUDA0 buffer of size 882903040", and the
+    // cudaMalloc line before it; their OOM is read from "out of memory" on the same lines.
+    sig("buffer-of-size", "buffer of size", Figure),
+    sig("ggml-cuda-malloc", "cudaMalloc failed", Figure),
     // Rust servers (candle, mistral.rs): `DriverError(CUDA_ERROR_OUT_OF_MEMORY, …)` is covered above.
     sig("hip-error-oom", "hipErrorOutOfMemory", Oom(Gpu)),
     sig("cublas-alloc-failed", "CUBLAS_STATUS_ALLOC_FAILED", Oom(Gpu)),
