@@ -51,8 +51,9 @@ const MEMORY: &[Signature] = &[
     // GPU
     sig("pytorch-cuda-oom", "CUDA out of memory", Oom(Gpu)),
     sig("pytorch-hip-oom", "HIP out of memory", Oom(Gpu)),
-    // torch's, CuPy's, Java's, OpenCV's OutOfMemoryError: the line names the device when it is one.
-    generic("out-of-memory-error", "OutOfMemoryError", OomByContext(Host)),
+    // torch's OutOfMemoryError, also where only its class name stands (IPython's traceback
+    // header, Ray's "RayTaskError(OutOfMemoryError)"); Java's names its heap, OpenCV's has its own.
+    generic("out-of-memory-error", "OutOfMemoryError", OomByContext(Gpu)),
     sig("thc-out-of-memory", "error=2 : out of memory", Oom(Gpu)),
     sig("cuda-error-oom", "CUDA error: out of memory", Oom(Gpu)),
     sig("cuda-error-oom", "cudaErrorMemoryAllocation", Oom(Gpu)),

@@ -269,4 +269,7 @@ fn an_out_of_memory_error_is_the_device_its_line_names() {
     assert_eq!((d.oom, d.memory), (true, MemoryKind::Gpu));
     let d = run("cv2.error: OpenCV(4.4.0) alloc.cpp:73: error: (-4:Insufficient memory) Failed to allocate 6291456 bytes in function 'cv::OutOfMemoryError'\n");
     assert_eq!((d.oom, d.memory), (true, MemoryKind::Host));
+    // IPython's traceback header names only the class: torch's, on the GPU.
+    let d = run("OutOfMemoryError                          Traceback (most recent call last)\nCell In[12], line 3\n");
+    assert_eq!((d.oom, d.memory), (true, MemoryKind::Gpu));
 }
