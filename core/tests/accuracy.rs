@@ -41,7 +41,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// Headroom deliberately reads the text otherwise than `corpus/LABELLING.md`.
 /// The audit by that guide marked most of them unsure and kept the label as
 /// collected. Scored like the rest; only exempt from the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 15] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 17] = [
     (
         "localcolabfold147-not-enough-gpu-memory-wrapper-ptxas",
         "ColabFold's 'Not Enough GPU memory?' question is a GPU suspect (rule 3); the audit kept 'none' as unsure",
@@ -82,6 +82,14 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 15] = [
     (
         "wenet989-multimachine-ddp-rank0-rss-climbs-to-212g",
         "a process's RSS readings climbing with no failure; Headroom reads no verdict from readings alone (rule 3 allows a host suspect)",
+    ),
+    (
+        "colabtools2624-dlc-resnet-failed-to-get-convolution-algorithm",
+        "TensorFlow's 'Failed to get convolution algorithm' is read as a GPU suspect, as for cuDNN's other workspace failures (catalog G-15); the guide's rule 4 says none",
+    ),
+    (
+        "llamacpp3644-finetune-ggml-allocr-not-enough-space-buffer-assert",
+        "ggml's fixed arena out of room; the guide does not say whether an arena sized by the program is memory running out (Headroom reads it as it reads ggml's context pool)",
     ),
     (
         "tensorflow24496-cudnn-handle-internal-error-rtx2070-allow-growth",

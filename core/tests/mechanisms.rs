@@ -294,6 +294,10 @@ fn look_alikes_with_memory_words() {
         let r = corpus(id);
         assert_eq!((r.oom, r.memory), (false, memory), "{id}");
     }
+    // Ray's list of causes, wrapped by the terminal: its SIGSEGV on the next line is a cause
+    // listed, not a look-alike found.
+    let r = corpus("verl1759-sglang-multiturn-validate-actordied-wrapped-lines");
+    assert_eq!((r.oom, r.memory), (false, MemoryKind::Host));
     let driver = corpus("llamacpppython1687-pinned-malloc-driver-combination");
     assert_eq!((driver.oom, driver.memory), (false, MemoryKind::None));
 }
@@ -436,6 +440,11 @@ fn more_allocators_and_platforms_in_their_own_words() {
         ("joblib415-macos-malloc-cant-allocate-region-18eb", MemoryKind::Host),
         ("tfos134-yarn-container-killed-virtual-memory-limit", MemoryKind::JobLimit),
         ("xgboost3877-multigpu-thrust-bad-alloc-interleaved-what", MemoryKind::Gpu),
+        // tcmalloc's refused large alloc ("== (nil)"); a trainer that skips the batch after a
+        // CUDA OOM; ENOMEM beside a container's name, which is no limit.
+        ("jax12550-tpu-v3-tcmalloc-large-alloc-377tb-nil-sqrt", MemoryKind::Host),
+        ("boltz236-ran-out-of-memory-skipping-batch-1400aa-a10g", MemoryKind::Gpu),
+        ("nemo12637-multinode-checkpointing-oserror-errno12-cannot-allocate", MemoryKind::Host),
         // TensorRT's builder: "Error Code 2: OutOfMemory".
         ("trtllm346-llama2-13b-build-virtualmemorybuffer-outofmemory", MemoryKind::Gpu),
         // torch-directml's "DML allocator out of memory!" from dml_heap_allocator.cc (a device heap).

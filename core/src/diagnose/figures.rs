@@ -167,6 +167,7 @@ impl Collector {
                 keep_first(field, used.and_then(size));
                 keep_first(&mut n.job_limit, after(line, "exceeded limit").and_then(size));
             }
+            "tcmalloc-large-alloc" => keep_first(&mut n.requested, bytes_at(line, "large alloc")),
             "opencv-oom" => keep_first(&mut n.requested, bytes_at(line, "Failed to allocate")),
             "macos-malloc-size" => keep_first(&mut n.requested, bytes_at(line, "mach_vm_map(size=")),
             "yarn-memory-limit" => {

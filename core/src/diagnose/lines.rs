@@ -121,7 +121,7 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
         "cuda", "gpu", "hip", "mps", "xla", "hbm", "vram", "device", "cudnn", "cublas", "nccl", "xpu", "prefill",
         "rocm", "metal", "vulkan", "opencl", "directml", "sycl",
     ];
-    const LIMIT: [&str; 3] = ["cgroup", "memory limit", "container"];
+    const LIMIT: [&str; 2] = ["cgroup", "memory limit"];
     if DEVICE.iter().any(|w| find_ci(line, w).is_some()) {
         return Some(MemoryKind::Gpu);
     }

@@ -129,6 +129,9 @@ const MAX_EVIDENCE: usize = 60;
 /// An unfinished line longer than this is read up to its last record end.
 const LONG_TAIL: usize = 1 << 20;
 
+/// How many lines a wrapped list of possible causes may run on.
+const CAUSE_LIST_LINES: usize = 2;
+
 /// Signatures that report a SIGKILL, which proves an OOM only while nothing
 /// else in the log sent it (see `lookalikes::KILL_SENDERS`).
 const KILL_REPORTS: [&str; 7] = [
@@ -155,6 +158,8 @@ pub struct Diagnoser {
     lines_before: usize,
     evidence: Vec<Evidence>,
     oom_kinds: Vec<(MemoryKind, usize)>,
+    /// The last line that opened or continued a list of possible causes.
+    cause_list_line: Option<usize>,
     /// An OOM proven by more than a SIGKILL report (`Killed`, `exitcode: -9`).
     proof_beyond_kills: bool,
     suspect: Option<(MemoryKind, &'static str)>,
@@ -308,7 +313,14 @@ impl Diagnoser {
         }
         // Only a verdict can be hedged: phases, stacks and figures skip the look back.
         let verdict = decisive(meaning) || matches!(meaning, Meaning::NotOom(_));
-        match (verdict.then(|| hedge(text, start)).flatten(), meaning) {
+        // A list of causes wrapped by the terminal goes on over the next lines.
+        let listed = verdict && self.cause_list_line.is_some_and(|l| line > l && line <= l + CAUSE_LIST_LINES);
+        let on_line = verdict.then(|| hedge(text, start)).flatten();
+        if on_line == Some(Hedge::CauseList) || signature.id == "cause-list" {
+            self.cause_list_line = Some(line);
+        }
+        let hedged = on_line.or(listed.then_some(Hedge::CauseList));
+        match (hedged, meaning) {
             (Some(Hedge::Advice), m) if decisive(m) => return,
             (Some(Hedge::CauseList), Meaning::NotOom(_)) => return,
             (Some(Hedge::CauseList), Meaning::Oom(kind)) => meaning = Meaning::Suspect(kind),

@@ -51,6 +51,9 @@ const MEMORY: &[Signature] = &[
     // GPU
     sig("pytorch-cuda-oom", "CUDA out of memory", Oom(Gpu)),
     sig("pytorch-hip-oom", "HIP out of memory", Oom(Gpu)),
+    // Trainers that catch the CUDA OOM and go on (fairseq, Lightning-based codes):
+    // "WARNING: ran out of memory, skipping batch".
+    sig("oom-skipping-batch", "out of memory, skipping batch", Oom(Gpu)),
     // torch's OutOfMemoryError, also where only its class name stands (IPython's traceback
     // header, Ray's "RayTaskError(OutOfMemoryError)"); Java's names its heap, OpenCV's has its own.
     generic("out-of-memory-error", "OutOfMemoryError", OomByContext(Gpu)),
@@ -178,6 +181,8 @@ const MEMORY: &[Signature] = &[
     // Host, node-wide
     sig("dataloader-worker-killed", "is killed by signal: Killed", Oom(Host)),
     sig("cpu-allocator", "DefaultCPUAllocator:", Oom(Host)),
+    // tcmalloc reports every large allocation; "== (nil)" after it is one that was refused.
+    sig("tcmalloc-large-alloc", "tcmalloc: large alloc", Context),
     // OpenCV's host allocator: "Insufficient memory (Failed to allocate N bytes) in cv::OutOfMemoryError".
     sig("opencv-oom", "cv::OutOfMemoryError", Oom(Host)),
     // macOS's malloc: "mach_vm_map(size=N) failed (error code=3) *** error: can't allocate region".
@@ -504,6 +509,10 @@ const CONTEXT: &[Signature] = &[
     exact("failure", "error   :", Failure),
     exact("failure", "Failed to ", Failure),
     // Where it ran, and on what
+    // The opening of a list of possible causes (Ray's "There are some potential root causes."),
+    // which may wrap onto the lines after it.
+    sig("cause-list", "potential root cause", Context),
+    sig("cause-list", "possible cause", Context),
     word("xla", "XLA", Context),
     sig("xla", "xla/service", Context),
     // Where it ran
