@@ -34,11 +34,15 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
         "device-side assert triggered",
         NotOom("a device-side assert: usually an index out of range (e.g. a label >= num_classes)"),
     ),
-    sig(
-        "nccl-watchdog-timeout",
-        "Watchdog caught collective operation timeout",
-        NotOom("an NCCL collective timed out: a rank hung or diverged, not memory"),
-    ),
+    Signature {
+        // The watchdog's own frame when the timeout line itself was not pasted.
+        also: &["ncclCommWatchdog"],
+        ..sig(
+            "nccl-watchdog-timeout",
+            "Watchdog caught collective operation timeout",
+            NotOom("an NCCL collective timed out: a rank hung or diverged, not memory"),
+        )
+    },
     // glibc's SIGSEGV text in the shell's language (Russian, German, French, Spanish, Chinese, Japanese).
     Signature {
         also: &[

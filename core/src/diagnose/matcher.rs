@@ -149,8 +149,11 @@ pub(super) fn matches_here(signature: &Signature, line: &str, start: usize, end:
     {
         return false;
     }
-    // `Error:` and `Exception:` count as an exception's line only after its class name.
-    if signature.id == "raised" && !line[..start].ends_with(char::is_alphanumeric) {
+    // `Error:` and `Exception:` count as an exception's line after its class name, or
+    // opening the line (Go's and Rust's CLIs: "Error: llama runner process has terminated").
+    let after_class_or_opening =
+        || line[..start].ends_with(char::is_alphanumeric) || lines::clean(&line[..start]).trim().is_empty();
+    if signature.id == "raised" && !after_class_or_opening() {
         return false;
     }
     // Needles that count only in their context; checked here, before the line's

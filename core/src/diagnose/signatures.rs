@@ -505,6 +505,8 @@ const CONTEXT: &[Signature] = &[
     // An assertion in native code (Metal's "failed assertion '...'"), a compiler's or
     // build tool's error ("ptxas error   :", "CMake Error at"), a library's "Failed to ...".
     sig("failure", "failed assertion", Failure),
+    Signature { boundary: Boundary::Word, ..exact("failure", "assert", Failure) },
+    sig("failure", "Exception during", Failure),
     exact("failure", "Error at ", Failure),
     exact("failure", "error   :", Failure),
     exact("failure", "Failed to ", Failure),

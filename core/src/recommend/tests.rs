@@ -255,9 +255,15 @@ fn a_failure_that_is_not_memory_is_named() {
     let r = run(nan);
     assert_eq!((r.oom, r.memory, ids(&r)[0]), (false, MemoryKind::None, "not_oom_fix"));
     assert!(r.fixes[0].detail.contains("learning rate"), "{}", r.fixes[0].detail);
-    // A compiler's and an assertion's own wording name the failure.
+    // NCCL's watchdog frame alone is its timeout.
+    let r = run("Exception raised from ncclCommWatchdog at ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1521 (most recent call first):\n");
+    assert_eq!(ids(&r), ["not_oom_fix"]);
+    assert!(r.fixes[0].detail.contains("NCCL_DEBUG=INFO"), "{}", r.fixes[0].detail);
+    // A compiler's, an assertion's or a CLI's own wording name the failure.
     for (log, said) in [
         ("ptxas error   : Entry function 'k' uses too much shared data (0xc300 bytes, 0xc000 max)\n", "too much shared data"),
+        ("Error: llama runner process has terminated: exit status 0xc0000139\n", "exit status 0xc0000139"),
+        ("cuda assert: invalid argument /opt/deepmd-kit/source/lib/include/gpu_cuda.h 48.\n", "invalid argument"),
         ("MPSNDArray.mm:705: failed assertion '[MPSTemporaryNDArray initWithDevice:descriptor:] Error: product of dimension sizes > 2**31'\n", "product of dimension sizes"),
     ] {
         let r = run(log);
