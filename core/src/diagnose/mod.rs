@@ -158,7 +158,7 @@ pub struct Diagnoser {
     lines_before: usize,
     evidence: Vec<Evidence>,
     oom_kinds: Vec<(MemoryKind, usize)>,
-    /// The last line that opened or continued a list of possible causes.
+    /// The last line where a list of possible causes opened (its words, or a verdict they hedge).
     cause_list_line: Option<usize>,
     /// An OOM proven by more than a SIGKILL report (`Killed`, `exitcode: -9`).
     proof_beyond_kills: bool,
