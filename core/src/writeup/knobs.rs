@@ -99,6 +99,17 @@ fn old_value_in_comment(comment: &str) -> Option<String> {
     None
 }
 
+/// A change stated in a sentence or list item whose inline code spans are
+/// `code`: a span that itself reads "from ... to" or holds an arrow is a
+/// quoted log line (`... recovery action changed from 0x0 to 0x1`), not the
+/// author's change, so the sentence is read without it.
+pub fn prose_change_outside_code(text: &str, code: &[String]) -> Option<KnobChange> {
+    let quoted =
+        |span: &&String| span.to_ascii_lowercase().contains(" from ") || ARROWS.iter().any(|a| span.contains(a));
+    let text = code.iter().filter(quoted).fold(text.to_string(), |text, span| text.replacen(span.as_str(), "", 1));
+    prose_change(&text)
+}
+
 /// A change stated in a sentence or list item.
 pub fn prose_change(text: &str) -> Option<KnobChange> {
     let text: String = text.replace("**", "").replace('`', "");
@@ -194,6 +205,17 @@ mod tests {
 
     fn triple(k: &KnobChange) -> (String, Option<String>, String) {
         (k.knob.clone(), k.old.clone(), k.new.clone())
+    }
+
+    #[test]
+    fn a_quoted_log_line_is_not_a_change() {
+        let span = "NVRM: Xid 154, GPU recovery action changed from 0x0 (None) to 0x1 (GPU Reset Required)".to_string();
+        let why = format!("Why: line 1: {span}, which is not memory running out.");
+        assert_eq!(prose_change_outside_code(&why, &[span]), None);
+        let named = "Changed RL_BATCH_SIZE from 8 → 4 in run_e1.sh:";
+        let spans = ["RL_BATCH_SIZE".to_string(), "run_e1.sh".to_string()];
+        assert_eq!(prose_change_outside_code(named, &spans), prose_change(named));
+        assert!(prose_change(named).is_some());
     }
 
     #[test]

@@ -119,7 +119,7 @@ fn fix(title: &str, parsed: &[Block], markdown: &str) -> Fix {
                 fix.knobs.extend(knobs::from_code(lang, text));
                 fix.commands.push(text.trim_end().to_string());
             }
-            Block::Paragraph(t, _) | Block::ListItem(t, _) => {
+            Block::Paragraph(t, code) | Block::ListItem(t, code) => {
                 let lower = t.to_ascii_lowercase();
                 let labelled_tradeoff = ["trade-off", "tradeoff", "cost:"].iter().any(|w| lower.starts_with(w));
                 let labelled_effect = ["impact", "effect", "expected", "benefit"].iter().any(|w| lower.starts_with(w));
@@ -132,7 +132,7 @@ fn fix(title: &str, parsed: &[Block], markdown: &str) -> Fix {
                     } else {
                         fix.tradeoff = Some(rest);
                     }
-                } else if let Some(change) = knobs::prose_change(t) {
+                } else if let Some(change) = knobs::prose_change_outside_code(t, code) {
                     fix.knobs.push(change);
                 }
             }
