@@ -41,7 +41,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// Headroom deliberately reads the text otherwise than `corpus/LABELLING.md`.
 /// The audit by that guide marked most of them unsure and kept the label as
 /// collected. Scored like the rest; only exempt from the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 17] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 20] = [
     (
         "localcolabfold147-not-enough-gpu-memory-wrapper-ptxas",
         "ColabFold's 'Not Enough GPU memory?' question is a GPU suspect (rule 3); the audit kept 'none' as unsure",
@@ -90,6 +90,18 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 17] = [
     (
         "llamacpp3644-finetune-ggml-allocr-not-enough-space-buffer-assert",
         "ggml's fixed arena out of room; the guide does not say whether an arena sized by the program is memory running out (Headroom reads it as it reads ggml's context pool)",
+    ),
+    (
+        "hugectr30-dlrm-terabyte-general-buffer-out-of-memory",
+        "a bare 'out of memory' that names no device; gpu rests on HugeCTR being a GPU-only framework",
+    ),
+    (
+        "flashattn389-top-ram-full-during-maxjobs-build",
+        "top's readings with the RAM full and no failure; Headroom reads no verdict from readings alone",
+    ),
+    (
+        "ray65847-serve-replica-health-check-failed-memory-monitor-kill",
+        "Ray's memory monitor names its own limit; that it is the container's is the collector's reading (rule 5 asks for a job's or container's limit)",
     ),
     (
         "tensorflow24496-cudnn-handle-internal-error-rtx2070-allow-growth",

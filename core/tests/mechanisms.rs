@@ -298,6 +298,21 @@ fn look_alikes_with_memory_words() {
     // listed, not a look-alike found.
     let r = corpus("verl1759-sglang-multiturn-validate-actordied-wrapped-lines");
     assert_eq!((r.oom, r.memory), (false, MemoryKind::Host));
+    // Suspects: GNU time's signal 9, Dask pausing a worker at its limit and KilledWorker, a CI
+    // runner that lost contact, df's full /dev/shm, Triton's shared memory pool that could not grow.
+    for (id, memory) in [
+        ("ogb17-usr-bin-time-command-terminated-by-signal-9", MemoryKind::Host),
+        ("ogusa108-dask-worker-89pct-pausing-unmanaged-memory", MemoryKind::JobLimit),
+        ("dask5293-killedworker-tuple-workerstate-memory-0", MemoryKind::Host),
+        ("torchserve2736-self-hosted-runner-lost-communication-reboot-script", MemoryKind::Host),
+        ("tritonserver4869-helm-dev-shm-64m-100pct", MemoryKind::Shm),
+        ("tritonserver5701-bls-shm-pool-grow-connection-timed-out", MemoryKind::Shm),
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (false, memory), "{id}");
+    }
+    let r = corpus("galaxy-tpv30-htcondor-job-over-memory-limit-held-code34");
+    assert_eq!((r.numbers.job_limit, r.numbers.rss), (Some(16384 << 20), Some(16328 << 20)));
     let driver = corpus("llamacpppython1687-pinned-malloc-driver-combination");
     assert_eq!((driver.oom, driver.memory), (false, MemoryKind::None));
 }
@@ -445,6 +460,13 @@ fn more_allocators_and_platforms_in_their_own_words() {
         ("jax12550-tpu-v3-tcmalloc-large-alloc-377tb-nil-sqrt", MemoryKind::Host),
         ("boltz236-ran-out-of-memory-skipping-batch-1400aa-a10g", MemoryKind::Gpu),
         ("nemo12637-multinode-checkpointing-oserror-errno12-cannot-allocate", MemoryKind::Host),
+        // Vulkan's ERROR_OUT_OF_HOST_MEMORY, Ray's RayOutOfMemoryError, make's "*** [...] Killed",
+        // HTCondor's "gone over memory limit", Triton's shared memory key with no space left.
+        ("unitree-sim-isaaclab5-vkcreatefence-out-of-host-memory-fds", MemoryKind::Host),
+        ("ray4877-rllib-impala-rayoutofmemoryerror-top-consumers", MemoryKind::Host),
+        ("earth2studio68-sfno-pytest-make-killed-helm-memory-request", MemoryKind::Host),
+        ("galaxy-tpv30-htcondor-job-over-memory-limit-held-code34", MemoryKind::JobLimit),
+        ("modelanalyzer749-ensemble-shm-key-no-space-despite-shm-size", MemoryKind::Shm),
         // TensorRT's builder: "Error Code 2: OutOfMemory".
         ("trtllm346-llama2-13b-build-virtualmemorybuffer-outofmemory", MemoryKind::Gpu),
         // torch-directml's "DML allocator out of memory!" from dml_heap_allocator.cc (a device heap).

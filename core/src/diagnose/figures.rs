@@ -168,6 +168,15 @@ impl Collector {
                 keep_first(&mut n.job_limit, after(line, "exceeded limit").and_then(size));
             }
             "tcmalloc-large-alloc" => keep_first(&mut n.requested, bytes_at(line, "large alloc")),
+            "triton-shm" => {
+                keep_first(&mut n.requested, bytes_at(line, "requested size (").or(bytes_at(line, "' to ")))
+            }
+            "dask-worker-pausing" => keep_first(&mut n.job_limit, size_at(line, "Worker memory limit:")),
+            "htcondor-memory-hold" if find_ci(line, "megabytes").is_some() => {
+                let mib = |marker| after(line, marker).and_then(leading_integer).map(|m| Bytes(m << 20));
+                keep_first(&mut n.job_limit, mib("memory limit of"));
+                keep_first(&mut n.rss, mib("Peak usage:"));
+            }
             "opencv-oom" => keep_first(&mut n.requested, bytes_at(line, "Failed to allocate")),
             "macos-malloc-size" => keep_first(&mut n.requested, bytes_at(line, "mach_vm_map(size=")),
             "yarn-memory-limit" => {

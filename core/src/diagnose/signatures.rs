@@ -131,6 +131,9 @@ const MEMORY: &[Signature] = &[
     // (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)", "Insufficient Memory (IOAF code 8)".
     sig("metal-oom", "execution failed: Insufficient Memory", Oom(Gpu)),
     sig("metal-oom", "CallbackErrorOutOfMemory", Oom(Gpu)),
+    // Vulkan's result codes (Isaac Sim, llama.cpp's Vulkan backend).
+    sig("vulkan-oom", "ERROR_OUT_OF_DEVICE_MEMORY", Oom(Gpu)),
+    sig("vulkan-oom", "ERROR_OUT_OF_HOST_MEMORY", Oom(Host)),
     sig("metal-oom", "(IOAF code 8)", Oom(Gpu)),
     // Older llama.cpp/ggml Metal code printed only "command buffer 0 failed with status 5"
     // (MTLCommandBufferStatusError), which is how a full unified memory showed there.
@@ -211,6 +214,14 @@ const MEMORY: &[Signature] = &[
     sig("earlyoom-kill", "low memory! at or below", Oom(Host)),
     sig("dask-memory-budget", "% memory budget", Oom(Host)),
     sig("ray-memory-threshold", "exceeds the memory usage threshold", Oom(Host)),
+    // Ray's older memory monitor: "ray.memory_monitor.RayOutOfMemoryError: More than 95% of the memory on node".
+    sig("ray-out-of-memory-error", "RayOutOfMemoryError", Oom(Host)),
+    // Dask's worker near its limit ("Worker is at 89% memory usage. Pausing worker. ... Worker memory
+    // limit: 2.33 GiB"), and a task whose workers all died (KilledWorker): suspects.
+    sig("dask-worker-pausing", "memory usage. Pausing worker", Suspect(JobLimit)),
+    sig("dask-killed-worker", "KilledWorker", Suspect(Host)),
+    // A CI runner that vanished mid-job (GitHub Actions: "lost communication with the server").
+    sig("runner-lost", "lost communication with the server", Suspect(Host)),
     // The advice that closes Ray's kill report, on its own: a suspicion (LABELLING.md rule 3).
     sig("ray-oom-docs", "ray-oom-prevention", Suspect(Host)),
     // Ray's account of a dead actor lists the OOM killer first among its possible causes.
@@ -227,6 +238,8 @@ const MEMORY: &[Signature] = &[
     sig("sigkill-launcher", "exitcode: -9", Oom(Host)),
     // Python's subprocess: "Command '[...]' died with <Signals.SIGKILL: 9>." (accelerate launch).
     sig("sigkill-launcher", "Signals.SIGKILL", Oom(Host)),
+    // make's report of a recipe the kernel killed: "make: *** [Makefile:40: pytest] Killed".
+    exact("sigkill-launcher", "] Killed", Oom(Host)),
     // torchrun's failure summary aligns its fields: "exitcode  : -9 (pid: 14750)".
     sig("sigkill-launcher", "exitcode  : -9", Oom(Host)),
     sig("sigkill-launcher", "return code = -9", Oom(Host)),
@@ -241,6 +254,8 @@ const MEMORY: &[Signature] = &[
     sig("sigkill-exit", "exit status 137", Suspect(Host)),
     sig("sigkill-exit", "exited with code 137", Suspect(Host)),
     sig("sigkill-exit", "exited with 137", Suspect(Host)),
+    // GNU time's report: "Command terminated by signal 9".
+    sig("sigkill-exit", "terminated by signal 9", Suspect(Host)),
     // slurmctld's record of a job ended by SIGKILL.
     Signature { boundary: Boundary::Word, ..exact("sigkill-exit", "WTERMSIG 9", Suspect(Host)) },
     // torchrun's and DeepSpeed's SIGBUS exits: "exitcode: -7", "Signal 7 (SIGBUS)".
@@ -312,6 +327,7 @@ const MEMORY: &[Signature] = &[
     // HTCondor holds the job instead of killing it.
     sig("htcondor-memory-hold", "due to memory usage", Oom(JobLimit)),
     sig("htcondor-memory-hold", "exceeded request_memory", Oom(JobLimit)),
+    sig("htcondor-memory-hold", "gone over memory limit", Oom(JobLimit)),
     // Moab warns at a soft limit: the job was not killed.
     sig("moab-soft-limit", "usage soft limit", Suspect(JobLimit)),
     sig("kernel-oom-constraint-memcg", "constraint=CONSTRAINT_MEMCG", Oom(JobLimit)),
@@ -330,6 +346,12 @@ const MEMORY: &[Signature] = &[
     // NCCL sizes its /dev/shm segments with posix_fallocate (shm.h): "No space left" there is /dev/shm.
     sig("nccl-shm-open", "Call to posix_fallocate failed", Oom(Shm)),
     sig("shm-segment", "creating shared memory segment", Oom(Shm)),
+    // Triton's Python backend: "Unable to initialize shared memory key '...'", "Failed to increase the
+    // shared memory pool size for key ... to N bytes"; a full /dev/shm when the line says so.
+    sig("triton-shm", "shared memory key", Suspect(Shm)),
+    sig("triton-shm", "shared memory pool size", Suspect(Shm)),
+    // df's row for a full /dev/shm: "shm  64M  64M  0 100% /dev/shm".
+    sig("df-shm-full", "100% /dev/shm", Suspect(Shm)),
     // PyTorch's shared-memory tensors live in /dev/shm as /torch_<pid>_<n>: a full
     // /dev/shm reads "No space left on device" there, which is not the disk.
     sig("torch-shm-file", "unable to write to file </torch_", Suspect(Shm)),
