@@ -195,7 +195,7 @@ fn refused_in_process(d: &Diagnosis, out: &mut Ranking) {
     out.add(
         "other",
         REFUSED_SCORE,
-        "the data this step builds does not fit in RAM: stream or shard it instead of materialising it whole (process in chunks, memory-map, keep it sparse instead of dense, a narrower dtype); a 32-bit Python has about 2 GB of address space whatever the machine has",
+        "the data this step builds does not fit in RAM (catalog H-09): stream or shard it instead of materialising it whole (process in chunks, memory-map, keep it sparse instead of dense, a narrower dtype); a 32-bit Python has about 2 GB of address space whatever the machine has",
         format!("{}: the process's own allocation was refused; nothing killed it", at(e.line)),
     );
 }
