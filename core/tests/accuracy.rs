@@ -41,7 +41,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// Headroom deliberately reads the text otherwise than `corpus/LABELLING.md`.
 /// The audit by that guide marked most of them unsure and kept the label as
 /// collected. Scored like the rest; only exempt from the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 20] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 23] = [
     (
         "localcolabfold147-not-enough-gpu-memory-wrapper-ptxas",
         "ColabFold's 'Not Enough GPU memory?' question is a GPU suspect (rule 3); the audit kept 'none' as unsure",
@@ -102,6 +102,18 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 20] = [
     (
         "ray65847-serve-replica-health-check-failed-memory-monitor-kill",
         "Ray's memory monitor names its own limit; that it is the container's is the collector's reading (rule 5 asks for a job's or container's limit)",
+    ),
+    (
+        "tf9489-cublas-handle-not-initialized-repeated",
+        "rule 4 reads cuBLAS's handle failure as a look-alike; Headroom keeps a GPU suspect, as for cuDNN's (catalog G-15, F-19)",
+    ),
+    (
+        "spark38233-k8s-executor-exit-137-possible-container-oom",
+        "Spark's 'possible container OOM' beside exit 137: the job-limit suspect rests on reading 'container' as a limit, which rule 5 asks to see named",
+    ),
+    (
+        "ultralytics3827-autobatch-oom-object-no-attribute-encode-fallback",
+        "AutoBatch's warning names torch's OutOfMemoryError and then falls back; Headroom reads the class name as the OOM, the guide the fallback as no failure",
     ),
     (
         "tensorflow24496-cudnn-handle-internal-error-rtx2070-allow-growth",

@@ -313,6 +313,20 @@ fn look_alikes_with_memory_words() {
     }
     let r = corpus("galaxy-tpv30-htcondor-job-over-memory-limit-held-code34");
     assert_eq!((r.numbers.job_limit, r.numbers.rss), (Some(16384 << 20), Some(16328 << 20)));
+    // Exit 137 in a container's state and Nextflow's words, Spark's OOM exit 52, a tensor's
+    // shared memory object that would not open: suspects. Kubernetes' FailedScheduling and
+    // "Too many open files": look-alikes, whatever else the log says.
+    for (id, memory) in [
+        ("cloudcmd440-docker-state-exitcode-137-oomkilled-false", MemoryKind::Host),
+        ("quantmsdiann96-nextflow-azure-batch-exit-status-137", MemoryKind::Host),
+        ("spark48275-executor-exit-code-0-success-sidecar-actual-52", MemoryKind::Host),
+        ("mmaction2-218-unable-to-open-shm-object-num-workers", MemoryKind::Shm),
+        ("statcan57-failedscheduling-insufficient-cpu-memory-gpu", MemoryKind::None),
+        ("maskrcnnbench158-shm-object-then-errno24-too-many-open-files", MemoryKind::None),
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (false, memory), "{id}");
+    }
     let driver = corpus("llamacpppython1687-pinned-malloc-driver-combination");
     assert_eq!((driver.oom, driver.memory), (false, MemoryKind::None));
 }
@@ -467,6 +481,12 @@ fn more_allocators_and_platforms_in_their_own_words() {
         ("earth2studio68-sfno-pytest-make-killed-helm-memory-request", MemoryKind::Host),
         ("galaxy-tpv30-htcondor-job-over-memory-limit-held-code34", MemoryKind::JobLimit),
         ("modelanalyzer749-ensemble-shm-key-no-space-despite-shm-size", MemoryKind::Shm),
+        // A restart reason "OOMKill", Windows' GetLastError() = 1455, .NET's OutOfMemoryException,
+        // Vulkan-Hpp's ErrorOutOfDeviceMemory.
+        ("drivor35-k8s-oomkill-report-usage-below-1000gi-limit", MemoryKind::JobLimit),
+        ("modin7360-raylet-windows-createfilemapping-1455-spilled", MemoryKind::Host),
+        ("mlnetmodelbuilder647-sql-download-system-outofmemoryexception", MemoryKind::Host),
+        ("llamacpp15256-vulkan-erroroutofdevicememory-too-many-layers", MemoryKind::Gpu),
         // TensorRT's builder: "Error Code 2: OutOfMemory".
         ("trtllm346-llama2-13b-build-virtualmemorybuffer-outofmemory", MemoryKind::Gpu),
         // torch-directml's "DML allocator out of memory!" from dml_heap_allocator.cc (a device heap).

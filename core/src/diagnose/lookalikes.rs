@@ -58,6 +58,13 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
     sig("segfault", "SIGSEGV", NotOom("a segmentation fault in native code")),
     sig("disk-quota", "disk quota exceeded", NotOom("the disk quota is full (saving a checkpoint), not memory")),
     generic("disk-full", "No space left on device", NotOom("the disk is full, not memory")),
+    // EMFILE: "OSError: [Errno 24] Too many open files" (DataLoader workers sharing tensors by file descriptor).
+    sig("too-many-open-files", "Too many open files", NotOom("the process ran out of file descriptors (ulimit -n), not memory")),
+    // Kubernetes could not place the pod: "0/41 nodes are available: ... 4 Insufficient memory".
+    Signature {
+        also: &["nodes are available:", "NotTriggerScaleUp"],
+        ..sig("k8s-failed-scheduling", "FailedScheduling", NotOom("Kubernetes could not schedule the pod: no node has the CPU, memory or GPUs it requests free; nothing ran out of memory"))
+    },
     // NCCL's return codes for a failure beneath it: "NCCL Error 1: unhandled cuda error",
     // "ncclSystemError: ... unhandled system error". Its own OOM says "out of memory".
     sig("nccl-unhandled", "unhandled cuda error", NotOom("NCCL reports a CUDA call that failed beneath it, not memory running out")),

@@ -134,6 +134,9 @@ const MEMORY: &[Signature] = &[
     // Vulkan's result codes (Isaac Sim, llama.cpp's Vulkan backend).
     sig("vulkan-oom", "ERROR_OUT_OF_DEVICE_MEMORY", Oom(Gpu)),
     sig("vulkan-oom", "ERROR_OUT_OF_HOST_MEMORY", Oom(Host)),
+    // Vulkan-Hpp's spelling: "vk::Device::allocateMemory: ErrorOutOfDeviceMemory".
+    exact("vulkan-oom", "ErrorOutOfDeviceMemory", Oom(Gpu)),
+    exact("vulkan-oom", "ErrorOutOfHostMemory", Oom(Host)),
     sig("metal-oom", "(IOAF code 8)", Oom(Gpu)),
     // Older llama.cpp/ggml Metal code printed only "command buffer 0 failed with status 5"
     // (MTLCommandBufferStatusError), which is how a full unified memory showed there.
@@ -254,6 +257,12 @@ const MEMORY: &[Signature] = &[
     sig("sigkill-exit", "exit status 137", Suspect(Host)),
     sig("sigkill-exit", "exited with code 137", Suspect(Host)),
     sig("sigkill-exit", "exited with 137", Suspect(Host)),
+    // Docker's and Kubernetes' container state ("ExitCode:137", "exitCode: 137"), Nextflow's "exit status (137)".
+    sig("sigkill-exit", "exitcode: 137", Suspect(Host)),
+    sig("sigkill-exit", "exitcode:137", Suspect(Host)),
+    sig("sigkill-exit", "exit status (137)", Suspect(Host)),
+    // Spark's executors exit with 52 on an OutOfMemoryError (SparkExitCode.OOM).
+    Signature { boundary: Boundary::Word, ..sig("spark-exit-oom", "exit code: 52", Suspect(Host)) },
     // GNU time's report: "Command terminated by signal 9".
     sig("sigkill-exit", "terminated by signal 9", Suspect(Host)),
     // slurmctld's record of a job ended by SIGKILL.
@@ -277,6 +286,9 @@ const MEMORY: &[Signature] = &[
     // Windows error numbers read the same in every language.
     sig("windows-paging-file", "WinError 1455", Oom(Host)),
     sig("windows-paging-file", "os error 1455", Oom(Host)),
+    sig("windows-paging-file", "GetLastError() = 1455", Oom(Host)),
+    // .NET: "Exception of type 'System.OutOfMemoryException' was thrown."
+    sig("dotnet-oom", "System.OutOfMemoryException", Oom(Host)),
     sig("windows-not-enough-memory", "WinError 8]", Oom(Host)),
     Signature { also: PAGING_FILE_TOO_SMALL, ..sig("windows-paging-file", "paging file is too small", Oom(Host)) },
     sig("ray-node-low-memory", "node running low on memory", Oom(Host)),
@@ -331,7 +343,8 @@ const MEMORY: &[Signature] = &[
     // Moab warns at a soft limit: the job was not killed.
     sig("moab-soft-limit", "usage soft limit", Suspect(JobLimit)),
     sig("kernel-oom-constraint-memcg", "constraint=CONSTRAINT_MEMCG", Oom(JobLimit)),
-    exact("k8s-oomkilled", "OOMKilled", Oom(JobLimit)),
+    // "OOMKilled" in a pod's state, "OOMKill" in a restart reason.
+    exact("k8s-oomkilled", "OOMKill", Oom(JobLimit)),
     // A shell's job report (`line 28:  8156 Killed   python3 main.py`) or a bare
     // `Killed`, in any of its translations: SIGKILL, almost always the OOM killer.
     Signature { also: KILLED_WORDS.split_at(1).1, ..exact("bare-killed", KILLED_WORDS[0], Oom(Host)) },
@@ -340,6 +353,8 @@ const MEMORY: &[Signature] = &[
     sig("dataloader-shm", "insufficient shared memory", Oom(Shm)),
     sig("dataloader-shm", "out of shared memory", Oom(Shm)),
     sig("dataloader-worker-exited", "exited unexpectedly", Suspect(Shm)),
+    // A worker that could not open a tensor's /torch_<pid> segment: /dev/shm full, or its file limit.
+    sig("shm-object-open", "unable to open shared memory object", Suspect(Shm)),
     // nnU-Net's batchgenerators: "One or more background workers are no longer alive", the same death.
     sig("dataloader-worker-exited", "background workers are no longer alive", Suspect(Shm)),
     sig("nccl-shm-open", "ncclShmOpen", Oom(Shm)),

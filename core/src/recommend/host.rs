@@ -265,7 +265,7 @@ pub(super) fn shm(d: &Diagnosis, out: &mut Ranking) {
 
 /// A look-alike: say what the failure is instead.
 pub(super) fn not_oom(d: &Diagnosis, out: &mut Ranking) {
-    const LOOK_ALIKES: [(&str, &str); 24] = [
+    const LOOK_ALIKES: [(&str, &str); 26] = [
         ("nvidia-xid", "a GPU fault, not a full GPU: read the Xid number in dmesg (31: a kernel used a bad address, run compute-sanitizer; 79 or 'fallen off the bus': power, cooling or the PCIe link; nvidia-smi -q and a node drain)"),
         ("pin-memory-thread", "set pin_memory=False in the DataLoader to confirm, then check that torch, CUDA and the driver match; memory settings will not fix it"),
         ("sigterm-received", "find what stopped the job: the scheduler's log (time limit, preemption, scancel), or the sibling process (an orchestrator or inference server) whose crash made the launcher shut down"),
@@ -286,6 +286,8 @@ pub(super) fn not_oom(d: &Diagnosis, out: &mut Ranking) {
         ("tf-ten-percent-warning", "a warning, not the failure: look for the actual error further in the log"),
         ("memlock-limit", "raise the locked-memory limit: memlock unlimited in /etc/security/limits.conf (check ulimit -l inside mpirun/srun), LimitMEMLOCK=infinity for dockerd or docker run --ulimit memlock=-1"),
         ("pbs-walltime", "the job hit its walltime: request more (#PBS -l walltime=) and resume from checkpoints"),
+        ("too-many-open-files", "raise the open-file limit (ulimit -n 65536, or LimitNOFILE for a service); with DataLoader workers, torch.multiprocessing.set_sharing_strategy(\"file_system\")"),
+        ("k8s-failed-scheduling", "lower the pod's resource requests to what a node has free, or add nodes (kubectl describe nodes shows what each can still allocate)"),
         ("nccl-unhandled", "rerun with NCCL_DEBUG=INFO to see the call that failed: a /dev/shm segment (docker --shm-size, --ipc=host), a network interface (NCCL_SOCKET_IFNAME), or the CUDA driver and NCCL versions"),
         ("nan-loss", "lower the learning rate or add warm-up and gradient clipping, check the data for bad samples, and under fp16 use a loss scaler or bf16; memory settings will not help"),
         ("k8s-evicted-disk", "give the pod disk: resources.requests/limits ephemeral-storage, a bigger node disk, or write caches and checkpoints to a volume"),
