@@ -234,44 +234,46 @@ const MEMORY: &[Signature] = &[
     sig("datasets-map-worker-died", "abruptly died", Suspect(Host)),
     // CMS WMAgent's watchdog: "Job has exceeded maxPSS: 16000 MB", then it kills the step.
     sig("wmagent-max-pss", "exceeded maxPSS", Oom(JobLimit)),
-    // A launcher's report that its child got SIGKILL (torchrun's "exitcode: -9",
+    // A launcher's report that its child got SIGKILL is the OOM killer, as the lab's
+    // fixture colossalai3172 labels it (corpus/LABELLING.md rule 2.4): torchrun's
+    // "exitcode: -9" (its failure summary aligns the field: "exitcode  : -9"),
     // DeepSpeed's "return code = -9", mpirun's "exited on signal 9 (Killed)",
-    // macOS's shell "Killed: 9") is the OOM killer, as the lab's fixture
-    // colossalai3172 labels it (corpus/LABELLING.md rule 2.4).
-    sig("sigkill-launcher", "exitcode: -9", Oom(Host)),
-    // Python's subprocess: "Command '[...]' died with <Signals.SIGKILL: 9>." (accelerate launch).
-    sig("sigkill-launcher", "Signals.SIGKILL", Oom(Host)),
-    // make's report of a recipe the kernel killed: "make: *** [Makefile:40: pytest] Killed".
-    exact("sigkill-launcher", "] Killed", Oom(Host)),
-    // torchrun's failure summary aligns its fields: "exitcode  : -9 (pid: 14750)".
-    sig("sigkill-launcher", "exitcode  : -9", Oom(Host)),
-    sig("sigkill-launcher", "return code = -9", Oom(Host)),
+    // Python's subprocess "died with <Signals.SIGKILL: 9>" (accelerate launch).
+    Signature {
+        also: &["exitcode  : -9", "return code = -9", "signal 9 (Killed)", "Signals.SIGKILL"],
+        ..sig("sigkill-launcher", "exitcode: -9", Oom(Host))
+    },
     word("sigkill-launcher", "exit code -9", Oom(Host)),
-    sig("sigkill-launcher", "signal 9 (Killed)", Oom(Host)),
-    exact("sigkill-launcher", "Killed: 9", Oom(Host)),
+    // make's report of a recipe the kernel killed ("make: *** [Makefile:40: pytest] Killed"),
+    // macOS's shell "Killed: 9".
+    Signature { also: &["Killed: 9"], ..exact("sigkill-launcher", "] Killed", Oom(Host)) },
     // A bare exit status 137 or signal 9 only suggests the OOM killer (the contract:
     // a bare exit code is not proof); with the process's host memory in the log it is.
-    sig("sigkill-exit", "Signal 9 (SIGKILL)", Suspect(Host)),
-    sig("sigkill-exit", "exit code 137", Suspect(Host)),
-    sig("sigkill-exit", "exit code (137)", Suspect(Host)),
-    sig("sigkill-exit", "exit status 137", Suspect(Host)),
-    sig("sigkill-exit", "exited with code 137", Suspect(Host)),
-    sig("sigkill-exit", "exited with 137", Suspect(Host)),
-    // Docker's and Kubernetes' container state ("ExitCode:137", "exitCode: 137"), Nextflow's "exit status (137)".
-    sig("sigkill-exit", "exitcode: 137", Suspect(Host)),
-    sig("sigkill-exit", "exitcode:137", Suspect(Host)),
-    sig("sigkill-exit", "exit status (137)", Suspect(Host)),
-    // Spark's executors exit with 52 on an OutOfMemoryError (SparkExitCode.OOM).
-    Signature { boundary: Boundary::Word, ..sig("spark-exit-oom", "exit code: 52", Suspect(Host)) },
-    // GNU time's report: "Command terminated by signal 9".
-    sig("sigkill-exit", "terminated by signal 9", Suspect(Host)),
+    // Docker's and Kubernetes' container state ("ExitCode:137", "exitCode: 137"),
+    // Nextflow's "exit status (137)", GNU time's "Command terminated by signal 9".
+    Signature {
+        also: &[
+            "exit code 137",
+            "exit code (137)",
+            "exit status 137",
+            "exited with code 137",
+            "exited with 137",
+            "exitcode: 137",
+            "exitcode:137",
+            "exit status (137)",
+            "terminated by signal 9",
+        ],
+        ..sig("sigkill-exit", "Signal 9 (SIGKILL)", Suspect(Host))
+    },
     // slurmctld's record of a job ended by SIGKILL.
     Signature { boundary: Boundary::Word, ..exact("sigkill-exit", "WTERMSIG 9", Suspect(Host)) },
+    // Spark's executors exit with 52 on an OutOfMemoryError (SparkExitCode.OOM).
+    Signature { boundary: Boundary::Word, ..sig("spark-exit-oom", "exit code: 52", Suspect(Host)) },
     // torchrun's and DeepSpeed's SIGBUS exits: "exitcode: -7", "Signal 7 (SIGBUS)".
-    sig("sigbus-exit", "exitcode: -7", Suspect(Shm)),
-    sig("sigbus-exit", "exitcode  : -7", Suspect(Shm)),
-    sig("sigbus-exit", "return code = -7", Suspect(Shm)),
-    sig("sigbus-exit", "Signal 7 (SIGBUS)", Suspect(Shm)),
+    Signature {
+        also: &["exitcode  : -7", "return code = -7", "Signal 7 (SIGBUS)"],
+        ..sig("sigbus-exit", "exitcode: -7", Suspect(Shm))
+    },
     // A child killed by SIGBUS: in containers, a full /dev/shm (TGI: "signaled to shutdown with signal 7").
     word("sigbus-exit", "with signal 7", Suspect(Shm)),
     // SIGBUS on its own (gdb's "Program received signal SIGBUS"): a write to a memory-mapped
