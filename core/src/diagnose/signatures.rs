@@ -549,6 +549,10 @@ const CONTEXT: &[Signature] = &[
     exact("failure", "Error at ", Failure),
     exact("failure", "error   :", Failure),
     exact("failure", "Failed to ", Failure),
+    // A runtime's status ("Cuda failure 1 'invalid argument'", "unspecified launch
+    // failure"), Kubernetes' probes and back-offs, a cloud API's "An error occurred".
+    Signature { also: &["probe failed", "error occurred"], ..word("failure", "failure", Failure) },
+    exact("failure", "BackOff", Failure),
     // Where it ran, and on what
     // The opening of a list of possible causes (Ray's "There are some potential root causes."),
     // which may wrap onto the lines after it.

@@ -235,6 +235,20 @@ fn a_small_card_is_answered_with_the_card_or_the_workload() {
 }
 
 #[test]
+fn an_unsized_gpu_oom_with_no_training_in_view_gets_the_card_or_the_workload() {
+    // whisperstandalone255's shape: the runtime's bare message, no figures, no training.
+    let r = run("RuntimeError: CUDA failed with error out of memory\n");
+    let top3 = &r.fixes[..3];
+    let rule4 = top3.iter().find(|f| f.id == "other").expect("D2 rule 4 in the top 3");
+    assert!(rule4.detail.contains("D2 rule 4") && rule4.detail.contains("smaller variant"), "{}", rule4.detail);
+    assert!(rule4.because.contains("nothing in the log shows training"), "{}", rule4.because);
+    // A backward frame is training to shrink: the training knobs, not the card.
+    let training =
+        run("  File \"train.py\", line 9, in <module>\n    loss.backward()\nRuntimeError: CUDA error: out of memory\n");
+    assert!(training.fixes[..3].iter().all(|f| f.id != "other"), "{:?}", ids(&training));
+}
+
+#[test]
 fn a_refused_host_allocation_is_answered_with_the_data() {
     let refused =
         "  File \"prep.py\", line 40, in <module>\n    X = vectorizer.fit_transform(docs).toarray()\nMemoryError\n";

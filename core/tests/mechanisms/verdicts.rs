@@ -306,10 +306,26 @@ fn more_look_alikes_say_what_they_are() {
         ("canu444-lsf-term-runlimit-max-memory-6mb", "run time limit"),
         ("llamacpp29-windows-ggml-context-pool-needed-458mb-not-ram", "context pool"),
         ("picotron6-torchrun-summary-eight-ranks-sigabrt", "SIGABRT"),
+        // A trainer's own words for divergence.
+        ("espnet3630-grad-norm-nan-training-stopped-2epoch", "NaN"),
     ] {
         let r = corpus(id);
         assert!(!r.oom, "{id}");
         assert!(r.look_alike().is_some_and(|(_, what)| what.contains(says)), "{id}: {:?}", r.look_alike());
         assert_eq!(r.fixes[0].id, "not_oom_fix", "{id}");
+    }
+}
+
+#[test]
+fn failures_in_runtime_and_orchestrator_words_are_named() {
+    for (id, failure) in [
+        ("neuraltalk2-127-thcstorage-unspecified-launch-failure-display-gpu", "unspecified launch failure"),
+        ("nccl1283-ray-prefixed-cuda-failure-invalid-argument-broadcast", "Cuda failure 1 'invalid argument'"),
+        ("kubeflow4284-notebook-pod-imagepullbackoff", "ImagePullBackOff"),
+        ("kuberay3799-head-liveness-readiness-probe-failed-2000-workers", "Liveness probe failed"),
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory, ids(&r)[0]), (false, MemoryKind::None, "not_oom_fix"), "{id}");
+        assert!(r.fixes[0].detail.contains(failure), "{id}: {}", r.fixes[0].detail);
     }
 }

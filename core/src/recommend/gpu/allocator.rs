@@ -45,15 +45,26 @@ pub(super) fn small_card(f: &Facts, out: &mut Ranking) {
     if others || f.requested.is_some_and(|r| r > t) {
         return;
     }
-    out.add(
-        "other",
-        SMALL_CARD_SCORE,
-        format!("the workload needs more than this {} GPU has (catalog D2 rule 4): run it on a GPU with more memory, or shrink the workload itself: a smaller variant of the model, lower resolution, fewer frames or points per call, the project's chunk or tile size", b(t)),
-        format!("{}: the whole GPU is {}", at(f.line), b(t)),
-    );
+    workload_larger_than_the_card(f, SMALL_CARD_SCORE, out);
 }
 
 const SMALL_CARD_SCORE: u8 = 81;
+
+/// D2 rule 4's answer, as a concrete `other`: a card with more memory, or a
+/// smaller workload.
+pub(super) fn workload_larger_than_the_card(f: &Facts, score: u8, out: &mut Ranking) {
+    let card = f.capacity.map_or_else(|| "the".to_string(), |t| format!("this {}", b(t)));
+    let because = match f.capacity {
+        Some(t) => format!("{}: the whole GPU is {}", at(f.line), b(t)),
+        None => format!("{}: GPU memory ran out and nothing in the log shows training to shrink", at(f.line)),
+    };
+    out.add(
+        "other",
+        score,
+        format!("the workload needs more than {card} GPU has (catalog D2 rule 4): run it on a GPU with more memory, or shrink the workload itself: a smaller variant of the model, lower resolution, fewer frames or points per call, the project's chunk or tile size"),
+        because,
+    );
+}
 
 /// D2 rule 2 / G-06: other processes hold the memory.
 pub(super) fn other_processes(f: &Facts, out: &mut Ranking) {

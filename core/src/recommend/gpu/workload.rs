@@ -1,7 +1,7 @@
 //! What the workload shows (catalog §1-2): its framework's settings, the frame
 //! that raised and the phase, its own knobs, and the fixes that fit any GPU OOM.
 
-use super::Facts;
+use super::{allocator, Facts};
 use crate::diagnose::{Frame, Knob, Phase};
 use crate::memory::Stack;
 use crate::recommend::{at, b, Ranking};
@@ -312,8 +312,13 @@ pub(super) fn defaults(f: &Facts, out: &mut Ranking) {
         );
     }
     if !f.training {
-        // Nothing shows training: half precision and smaller weights apply to
-        // any workload; the training-only fixes come after.
+        // Nothing shows training: in the threads (the dev split), the answer
+        // after a smaller batch is most often D2 rule 4's, the card or the
+        // workload's size (`small_card` gives it for a card the log sizes);
+        // half precision and smaller weights come next, the training-only fixes after.
+        if f.capacity.is_none() {
+            allocator::workload_larger_than_the_card(f, 71, out);
+        }
         out.add(
             "mixed_precision",
             70,
