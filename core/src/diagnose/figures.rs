@@ -178,6 +178,8 @@ impl Collector {
                 keep_first(&mut n.rss, mib("Peak usage:"));
             }
             "opencv-oom" => keep_first(&mut n.requested, bytes_at(line, "Failed to allocate")),
+            // "fail to allocate memory 100663296 bytes", "failed to allocate memory (2.00 GiB)".
+            "failed-to-allocate-memory" => keep_first(&mut n.requested, size_at(line, "allocate memory")),
             "macos-malloc-size" => keep_first(&mut n.requested, bytes_at(line, "mach_vm_map(size=")),
             "yarn-memory-limit" => {
                 let used = size_at(line, "memory limits.");

@@ -71,10 +71,13 @@ pub fn is_zsh_job_killed(segment: &str) -> bool {
 }
 
 /// `… 0/2 [00:00<?, ?it/s]Killed`: a progress bar ends without a line break,
-/// so the shell's message lands on its line.
+/// so the shell's message lands on its line. Bars end in a bracket, a
+/// percentage or a duration (mmcv's `… ETA: 2621s`).
 fn after_progress_bar(t: &str, word: &str) -> bool {
+    const RATES: [&str; 5] = ["it/s", "s/it", "task/s", "ETA", "%"];
     t.strip_suffix(word).is_some_and(|bar| {
-        bar.ends_with(['|', ']', '%']) && (bar.contains("it/s") || bar.contains("s/it") || bar.contains('%'))
+        let duration = bar.strip_suffix('s').is_some_and(|b| b.ends_with(|c: char| c.is_ascii_digit()));
+        (bar.ends_with(['|', ']', '%']) || duration) && RATES.iter().any(|r| bar.contains(r))
     })
 }
 

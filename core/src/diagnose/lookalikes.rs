@@ -70,8 +70,9 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
     sig("nccl-unhandled", "unhandled cuda error", NotOom("NCCL reports a CUDA call that failed beneath it, not memory running out")),
     sig("nccl-unhandled", "unhandled system error", NotOom("NCCL reports a system call that failed beneath it (often a /dev/shm segment or a network interface), not memory running out")),
     // Training logs print the loss and the memory on one line: a NaN there is divergence.
-    // Also the trainers' own words for it: ESPnet's "The grad norm is nan", "samples got nan grad".
-    Signature { boundary: Boundary::Word, also: &["grad norm is nan", "nan grad", "loss is nan"], ..sig("nan-loss", "loss: nan", NotOom("the loss became NaN: the training diverged (learning rate, fp16 overflow, bad data), not memory running out")) },
+    // Also the trainers' own words for it: ESPnet's "The grad norm is nan", "samples got nan grad",
+    // a summary writer's "NaN or Inf found in input tensor".
+    Signature { boundary: Boundary::Word, also: &["grad norm is nan", "nan grad", "loss is nan", "NaN or Inf found"], ..sig("nan-loss", "loss: nan", NotOom("the loss became NaN: the training diverged (learning rate, fp16 overflow, bad data), not memory running out")) },
     sig("slurm-time-limit", "DUE TO TIME LIMIT", NotOom("SLURM ended the job at its time limit")),
     sig("slurm-preempted", "DUE TO PREEMPTION", NotOom("SLURM preempted the job for a higher-priority one")),
     sig(

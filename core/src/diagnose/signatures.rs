@@ -172,7 +172,11 @@ const MEMORY: &[Signature] = &[
     // More ways runtimes say it (C libraries, R, Windows, TensorRT, bison).
     generic("insufficient-memory", "insufficient memory", OomByContext(Host)),
     generic("memory-exhausted", "memory exhausted", OomByContext(Host)),
-    generic("failed-to-allocate-memory", "failed to allocate memory", OomByContext(Host)),
+    // PhysX writes it in the present tense: "PxgCudaDeviceMemoryAllocator fail to allocate memory 100663296 bytes!!".
+    Signature {
+        also: &["fail to allocate memory"],
+        ..generic("failed-to-allocate-memory", "failed to allocate memory", OomByContext(Host))
+    },
     generic("memory-allocation-failed", "memory allocation failed", OomByContext(Host)),
     generic("could-not-allocate-memory", "could not allocate memory", OomByContext(Host)),
     // R: "Error: cannot allocate vector of size 2.5 Gb".
@@ -535,6 +539,8 @@ const CONTEXT: &[Signature] = &[
     // `error:` line, a FAILED or CANCELLED state, an abort.
     exact("raised", "Error:", Failure),
     exact("raised", "Exception:", Failure),
+    // A traceback's last line with no message: `EOFError`, `MemoryError` (see `refined`).
+    exact("bare-exception", "Error", Failure),
     exact("failure", "error:", Failure),
     exact("failure", "ERROR", Failure),
     exact("failure", "FAILED", Failure),

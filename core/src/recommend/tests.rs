@@ -249,6 +249,17 @@ fn an_unsized_gpu_oom_with_no_training_in_view_gets_the_card_or_the_workload() {
 }
 
 #[test]
+fn a_batch_of_one_is_not_halved() {
+    let log = "  File \"train.py\", line 9, in <module>\n    loss.backward()\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.00 GiB is free.\nper_device_train_batch_size=1\n";
+    let r = run(log);
+    assert!(!ids(&r).contains(&"reduce_batch"), "{:?}", ids(&r));
+    let seq = r.fixes.iter().find(|f| f.id == "smaller_seq_len").expect("a shorter input");
+    assert!(seq.because.contains("per_device_train_batch_size=1"), "{}", seq.because);
+    // A batch of 2 still halves.
+    assert_eq!(ids(&run(&log.replace("size=1", "size=2")))[0], "reduce_batch");
+}
+
+#[test]
 fn a_refused_host_allocation_is_answered_with_the_data() {
     let refused =
         "  File \"prep.py\", line 40, in <module>\n    X = vectorizer.fit_transform(docs).toarray()\nMemoryError\n";

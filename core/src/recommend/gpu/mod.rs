@@ -97,4 +97,5 @@ pub(super) fn rank(d: &Diagnosis, out: &mut Ranking) {
     workload::frames_and_phase(&f, out);
     workload::settings(&f, out);
     workload::defaults(&f, out);
+    workload::batch_of_one(&f, out);
 }

@@ -351,6 +351,22 @@ pub(super) fn defaults(f: &Facts, out: &mut Ranking) {
     out.add("cpu_offload", 55, "offload parameters and optimizer state to CPU", because);
 }
 
+/// A micro batch of 1 cannot be halved: one sample is itself too large
+/// (catalog G-01: "goes away with smaller batch or sequence length").
+pub(super) fn batch_of_one(f: &Facts, out: &mut Ranking) {
+    let Some(batch) = f.d.settings.get(Knob::MicroBatch).filter(|_| f.d.settings.number(Knob::MicroBatch) == Some(1))
+    else {
+        return;
+    };
+    out.remove("reduce_batch");
+    out.add(
+        "smaller_seq_len",
+        86,
+        "one sample is already too large: shorter sequences or audio segments (max_length, max duration), smaller images or crops, or chunked processing",
+        format!("{}: {}={}, so the batch cannot be halved", at(batch.line), batch.name, batch.value),
+    );
+}
+
 /// "halve the micro batch 32 -> 16 and accumulate 2 steps to keep the effective batch 32".
 fn halve(f: &Facts) -> String {
     match f.d.settings.number(Knob::MicroBatch) {
