@@ -57,9 +57,14 @@ pub fn is_shell_killed(segment: &str) -> bool {
 }
 
 /// zsh's job report, lowercase: `[1]    9301 killed     python3 train.py`
-/// (a job number, the pid, then the command).
+/// (a job number, the pid, then the command), also where it lands after a
+/// progress bar that ended without a line break (`… ?it/s][1]    26478 killed …`).
 pub fn is_zsh_job_killed(segment: &str) -> bool {
     let cleaned = clean(segment);
+    cleaned.match_indices('[').any(|(at, _)| zsh_job_report(&cleaned[at..]))
+}
+
+fn zsh_job_report(cleaned: &str) -> bool {
     let mut words = cleaned.split_whitespace();
     let job = words.next().and_then(|w| w.strip_prefix('[')).map(|w| w.trim_end_matches(['+', '-']));
     let job =
@@ -105,7 +110,7 @@ pub fn touches(line: &str, start: usize, end: usize, inside: impl Fn(char) -> bo
 pub fn memory_named(line: &str) -> Option<MemoryKind> {
     // TensorFlow names the CPU as a device: "on /job:localhost/.../device:CPU:0 by allocator cpu".
     // CUDA's pinned (page-locked) buffers are host memory: "could not allocate pinned host memory".
-    const HOST: [&str; 9] = [
+    const HOST: [&str; 11] = [
         "java",
         "heap",
         "device:CPU",
@@ -115,6 +120,8 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
         "system memory",
         "host memory",
         "cpu memory",
+        "cpu_buffer",
+        "CPU buffer",
     ];
     if HOST.iter().any(|w| find_ci(line, w).is_some()) {
         return Some(MemoryKind::Host);
@@ -231,6 +238,9 @@ mod tests {
         assert!(is_zsh_job_killed("[2]  + 77 killed     python train.py"));
         assert!(!is_zsh_job_killed("[1] worker 9301 killed by the supervisor"));
         assert!(!is_zsh_job_killed("process 9301 killed     python3"));
+        assert!(is_zsh_job_killed(
+            "Loading checkpoint shards:   0%|     | 0/3 [00:00<?, ?it/s][1]    26478 killed     python test.py"
+        ));
     }
 
     #[test]

@@ -57,7 +57,8 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
     },
     sig("segfault", "SIGSEGV", NotOom("a segmentation fault in native code")),
     sig("disk-quota", "disk quota exceeded", NotOom("the disk quota is full (saving a checkpoint), not memory")),
-    generic("disk-full", "No space left on device", NotOom("the disk is full, not memory")),
+    // Also huggingface_hub's warning: "Not enough free disk space to download the file".
+    Signature { also: &["free disk space"], ..generic("disk-full", "No space left on device", NotOom("the disk is full, not memory")) },
     // EMFILE: "OSError: [Errno 24] Too many open files" (DataLoader workers sharing tensors by file descriptor).
     sig("too-many-open-files", "Too many open files", NotOom("the process ran out of file descriptors (ulimit -n), not memory")),
     // Kubernetes could not place the pod: "0/41 nodes are available: ... 4 Insufficient memory".
@@ -175,6 +176,12 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
         "sigterm-received",
         "Received 15 death signal",
         NotOom("the launcher was sent SIGTERM (a scheduler, a user or a crashed sibling process stopped it)"),
+    ),
+    // The dynamic loader's "libcudnn_ops_infer.so.8: cannot open shared object file".
+    sig(
+        "missing-library",
+        "cannot open shared object file",
+        NotOom("a shared library could not be loaded (missing, or not on the library path), not memory running out"),
     ),
     sig(
         "cudnn-version-mismatch",

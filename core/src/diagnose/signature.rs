@@ -109,6 +109,7 @@ pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
         // docker inspect's state: `"OOMKilled": false` says the limit was not hit.
         "k8s-oomkilled" if oom_killed_false(segment) => Meaning::Context,
         "bare-exception" if !bare_exception(segment) => Meaning::Context,
+        "alloc-buffer-failed" if find_ci(segment, "failed to allocate").is_none() => Meaning::Context,
         // A pinned host buffer that failed for want of memory, not for a driver or an argument.
         "pinned-memory" if find_ci(segment, "out of memory").is_some() => Meaning::Oom(MemoryKind::Host),
         // CUDA's own error codes also report its pinned (page-locked) host buffers:

@@ -77,6 +77,9 @@ const MEMORY: &[Signature] = &[
     // ggml (llama.cpp, Ollama): "failed to allocate CUDA0 buffer of size 882903040", and the
     // cudaMalloc line before it; their OOM is read from "out of memory" on the same lines.
     sig("buffer-of-size", "buffer of size", Figure),
+    // ggml's buffer that could not be had, in the backend the line names
+    // ("ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer of size"); see `refined`.
+    sig("alloc-buffer-failed", "buffer of size", OomByContext(Gpu)),
     sig("ggml-cuda-malloc", "cudaMalloc failed", Figure),
     // Rust servers (candle, mistral.rs): `DriverError(CUDA_ERROR_OUT_OF_MEMORY, …)` is covered above.
     sig("hip-error-oom", "hipErrorOutOfMemory", Oom(Gpu)),
@@ -113,7 +116,10 @@ const MEMORY: &[Signature] = &[
     sig("gpu-handle-failed", "Could not create cudnn handle", Suspect(Gpu)),
     sig("gpu-handle-failed", "CUDNN_STATUS_NOT_ENOUGH_WORKSPACE", Suspect(Gpu)),
     sig("tf-dst-tensor", "Dst tensor is not initialized", Suspect(Gpu)),
-    sig("not-enough-gpu-memory", "not enough GPU memory", Oom(Gpu)),
+    Signature {
+        also: &["not enough VRAM", "not enough device memory"],
+        ..sig("not-enough-gpu-memory", "not enough GPU memory", Oom(Gpu))
+    },
     sig("vllm-no-kv-memory", "No available memory for the cache blocks", Oom(Gpu)),
     sig("vllm-kv-too-small", "tokens that can be stored in KV cache", Oom(Gpu)),
     sig("vllm-kv-needed", "than the available KV cache memory", Oom(Gpu)),
@@ -168,7 +174,11 @@ const MEMORY: &[Signature] = &[
     // Any other wording: the line's own words say which memory.
     generic("out-of-memory", "out of memory", OomByContext(Host)),
     generic("cannot-allocate-memory", "Cannot allocate memory", OomByContext(Host)),
-    generic("not-enough-memory", "not enough memory", OomByContext(Host)),
+    // Also with the memory named: "Not enough host memory available" (SGLang's host KV cache).
+    Signature {
+        also: &["not enough host memory", "not enough system memory", "not enough CPU memory", "not enough RAM"],
+        ..generic("not-enough-memory", "not enough memory", OomByContext(Host))
+    },
     // More ways runtimes say it (C libraries, R, Windows, TensorRT, bison).
     generic("insufficient-memory", "insufficient memory", OomByContext(Host)),
     generic("memory-exhausted", "memory exhausted", OomByContext(Host)),
@@ -545,7 +555,18 @@ const CONTEXT: &[Signature] = &[
     exact("failure", "ERROR", Failure),
     exact("failure", "FAILED", Failure),
     exact("failure", "CANCELLED", Failure),
-    sig("failure", "core dumped", Failure),
+    // Also the shell's abort in translation: "已放弃 (核心已转储)", "Abortado (`core' generado)".
+    Signature {
+        also: &[
+            "核心已转储",
+            "core' generado",
+            "Speicherabzug geschrieben",
+            "core' généré",
+            "コアダンプ",
+            "образ памяти сброшен",
+        ],
+        ..sig("failure", "core dumped", Failure)
+    },
     sig("failure", "Aborted", Failure),
     // An assertion in native code (Metal's "failed assertion '...'"), a compiler's or
     // build tool's error ("ptxas error   :", "CMake Error at"), a library's "Failed to ...".
