@@ -41,7 +41,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// Headroom deliberately reads the text otherwise than `corpus/LABELLING.md`.
 /// The audit by that guide marked most of them unsure and kept the label as
 /// collected. Scored like the rest; only exempt from the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 23] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 22] = [
     (
         "localcolabfold147-not-enough-gpu-memory-wrapper-ptxas",
         "ColabFold's 'Not Enough GPU memory?' question is a GPU suspect (rule 3); the audit kept 'none' as unsure",
@@ -58,10 +58,6 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 23] = [
     (
         "deepspeed1956-gptj-resume-zero-checkpoint-sigkill",
         "DeepSpeed's 'Killing subprocess' follows any rank's failure, so Headroom does not read it as a host suspect (rule 3 does)",
-    ),
-    (
-        "llavanext247-zero3-allocator-cache-flush-warning-tail-training-continues",
-        "only the tail of DeepSpeed's warning; its memory-pressure wording is in the issue title (audit: unsure)",
     ),
     (
         "linly83-zero3-offload-init-sigkill-handler-return-code-1-cpu-ram",

@@ -116,6 +116,12 @@ const MEMORY: &[Signature] = &[
     sig("gpu-handle-failed", "Could not create cudnn handle", Suspect(Gpu)),
     sig("gpu-handle-failed", "CUDNN_STATUS_NOT_ENOUGH_WORKSPACE", Suspect(Gpu)),
     sig("tf-dst-tensor", "Dst tensor is not initialized", Suspect(Gpu)),
+    // Warnings of GPU memory pressure while the run goes on: DeepSpeed's "N pytorch allocator
+    // cache flushes since last step" (and its advice's tail), a trainer's "CUDA memory allocation retries".
+    Signature {
+        also: &["flush their caches at the same time", "memory allocation retries"],
+        ..sig("allocator-pressure", "allocator cache flushes", Suspect(Gpu))
+    },
     Signature {
         also: &["not enough VRAM", "not enough device memory"],
         ..sig("not-enough-gpu-memory", "not enough GPU memory", Oom(Gpu))

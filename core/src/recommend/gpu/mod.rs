@@ -87,6 +87,15 @@ pub(super) fn rank(d: &Diagnosis, out: &mut Ranking) {
             format!("{}: the allocator's warning says it is not a failure", at(line)),
         );
     }
+    // DeepSpeed's cache flushes and allocation retries: the run goes on, slower.
+    if let Some(line) = d.first_seen("allocator-pressure").filter(|_| !d.oom) {
+        out.add(
+            "not_oom_fix",
+            98,
+            "a warning of memory pressure, not a failure: the run goes on with the allocator flushing its cache (slower steps); if the slowdown matters, lower memory use per step (a smaller micro batch, activation checkpointing)",
+            format!("{}: the allocator retried or flushed its cache and the run went on", at(line)),
+        );
+    }
     allocator::impossible_request(&f, out);
     allocator::small_card(&f, out);
     allocator::other_processes(&f, out);
