@@ -41,7 +41,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// Headroom deliberately reads the text otherwise than `corpus/LABELLING.md`.
 /// The audit by that guide marked most of them unsure and kept the label as
 /// collected. Scored like the rest; only exempt from the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 22] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 25] = [
     (
         "localcolabfold147-not-enough-gpu-memory-wrapper-ptxas",
         "ColabFold's 'Not Enough GPU memory?' question is a GPU suspect (rule 3); the audit kept 'none' as unsure",
@@ -126,6 +126,18 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 22] = [
     (
         "openrlhf911-ray-job-submit-oom-tail-top-memory-users",
         "Ray's kill report cut to its closing advice and memory table; the advice alone is a suspect in searchr1-45 (audit: unsure)",
+    ),
+    (
+        "ds4571-cpu-virtual-memory-84pct-then-killing-subprocess",
+        "a reading of host memory at 84% before DeepSpeed's 'Killing subprocess' (which follows any rank's failure); the guide leaves readings without a failure open",
+    ),
+    (
+        "pytorch150096-expandable-segments-driver-invalid-argument-at-40gib",
+        "'CUDA driver error: invalid argument' is a GPU suspect only by the maintainer's word that old drivers report OOM so under expandable_segments",
+    ),
+    (
+        "ginex3-cgexec-memory-8gb-zsh-killed",
+        "the job limit rests on a command line (cgexec -g memory:8gb) the collector joined to the output; zsh's report alone is the host",
     ),
 ];
 

@@ -18,6 +18,7 @@ pub enum Frame {
     FromPretrained,
     TorchLoad,
     Collate,
+    ProcessStart,
 }
 
 impl Frame {
@@ -33,6 +34,7 @@ impl Frame {
             Frame::FromPretrained => "model loading (from_pretrained / load_state_dict)",
             Frame::TorchLoad => "torch.load",
             Frame::Collate => "batch collation in the DataLoader",
+            Frame::ProcessStart => "starting a worker process (fork)",
         }
     }
 }

@@ -76,11 +76,15 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
     Signature { boundary: Boundary::Word, also: &["grad norm is nan", "nan grad", "loss is nan", "NaN or Inf found"], ..sig("nan-loss", "loss: nan", NotOom("the loss became NaN: the training diverged (learning rate, fp16 overflow, bad data), not memory running out")) },
     sig("slurm-time-limit", "DUE TO TIME LIMIT", NotOom("SLURM ended the job at its time limit")),
     sig("slurm-preempted", "DUE TO PREEMPTION", NotOom("SLURM preempted the job for a higher-priority one")),
-    sig(
-        "driver-too-old",
-        "driver version is insufficient",
-        NotOom("the NVIDIA driver is older than the CUDA runtime this build needs"),
-    ),
+    // Also PyTorch's "The NVIDIA driver on your system is too old (found version 11040)".
+    Signature {
+        also: &["driver on your system is too old"],
+        ..sig(
+            "driver-too-old",
+            "driver version is insufficient",
+            NotOom("the NVIDIA driver is older than the CUDA runtime this build needs"),
+        )
+    },
     // cudaErrorSystemDriverMismatch, often behind an allocation that only looks refused for lack of memory.
     sig(
         "driver-too-old",
@@ -125,6 +129,8 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
     // Pinning memory for RDMA (InfiniBand, UCX) fails with ENOMEM when the
     // locked-memory limit (ulimit -l) is low, whatever RAM is free.
     sig("memlock-limit", "ibv_reg_mr", NotOom(MEMLOCK)),
+    // UCX and MPI create InfiniBand queues in locked memory: "ibv_create_cq(cqe=4096) failed: Cannot allocate memory".
+    sig("memlock-limit", "ibv_create_", NotOom(MEMLOCK)),
     sig("memlock-limit", "umem_reg", NotOom(MEMLOCK)),
     sig("memlock-limit", "max locked memory", NotOom(MEMLOCK)),
     sig("memlock-limit", "ulimit -l", NotOom(MEMLOCK)),
@@ -193,6 +199,8 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
         "ephemeral local storage usage",
         NotOom("the pod used more disk (ephemeral storage) than its limit, not memory"),
     ),
+    // Hugging Face Spaces: "Workload Evicted, Storage Limit Exceeded (50G)".
+    sig("k8s-evicted-disk", "Storage Limit Exceeded", NotOom("the workload used more disk than its storage limit, not memory")),
     sig(
         "mps-buffer-assert",
         "buffer is not large enough",

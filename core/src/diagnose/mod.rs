@@ -9,9 +9,11 @@
 
 mod figures;
 mod frames;
+mod hints;
 mod lines;
 mod lookalikes;
 mod matcher;
+mod reconcile;
 mod settings;
 mod signature;
 mod signatures;
@@ -425,19 +427,8 @@ impl Diagnoser {
         // A job or container limit explains a kill better than "the node ran out";
         // a GPU message is more specific than a SIGKILL that followed it.
         let priority = [MemoryKind::JobLimit, MemoryKind::Gpu, MemoryKind::Shm, MemoryKind::Host];
-        let numbers = self.figures.finish();
-        // A SIGKILL exit code with the process's host memory in the log (a
-        // per-step "CPU memory usage", a kernel rss) is the OOM killer at work.
-        if self.suspect.is_some_and(|(_, id)| id == "sigkill-exit")
-            && (numbers.rss.is_some() || numbers.total_vm.is_some())
-        {
-            self.oom_kinds.push((MemoryKind::Host, 1));
-        }
-        // A SIGKILL whose sender the log names (a time limit, preemption, a
-        // code-signature check) was not the OOM killer's.
-        if !self.proof_beyond_kills && self.seen.iter().any(|(id, _)| lookalikes::KILL_SENDERS.contains(id)) {
-            self.oom_kinds.clear();
-        }
+        let numbers = std::mem::take(&mut self.figures).finish();
+        self.reconcile(&numbers);
         let found = priority.into_iter().find(|k| self.oom_kinds.iter().any(|(kind, _)| kind == k));
         let oom = found.is_some();
         if let Some(line) = found.is_none().then(|| free_gpu(self.suspect, &self.seen, &numbers)).flatten() {

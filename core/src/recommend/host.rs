@@ -18,8 +18,8 @@ fn workers_evidence(d: &Diagnosis) -> Option<String> {
     {
         return Some(format!("{}: {}={}", at(w.line), w.name, w.value));
     }
-    if let Some((_, l)) = d.frames.iter().find(|(f, _)| *f == Frame::Collate) {
-        return Some(format!("{}: the traceback goes through batch collation", at(*l)));
+    if let Some((f, l)) = d.frames.iter().find(|(f, _)| matches!(f, Frame::Collate | Frame::ProcessStart)) {
+        return Some(format!("{}: the traceback goes through {}", at(*l), f.label()));
     }
     (d.phase == Some(Phase::Dataloader)).then(|| format!("{}: it failed while loading data", at(line(d))))
 }

@@ -323,3 +323,49 @@ fn buffer_failures_of_rocm_mlx_and_tensorflow_1() {
     let tf = corpus("dfl5533-windows-3050ti-resource-exhausted-failed-to-allocate-saehd");
     assert_eq!((tf.oom, tf.memory), (true, MemoryKind::Gpu));
 }
+
+#[test]
+fn buffers_and_limits_in_their_runtimes_words() {
+    // PhysX: "PxgCudaDeviceMemoryAllocator fail to allocate memory 100663296 bytes!! Result = 2".
+    let physx = corpus("isaacgymenvs256-pxgcudadevicememoryallocator-96mib-result2");
+    assert_eq!((physx.oom, physx.memory, physx.numbers.requested), (true, MemoryKind::Gpu, Some(100_663_296)));
+    // ggml's CPU buffer for a 1M-token KV cache is host memory.
+    let ggml = corpus("llamacpp8101-cpu-kv-cache-128gib-n-ctx-1m-children");
+    assert_eq!((ggml.oom, ggml.memory), (true, MemoryKind::Host));
+    assert_eq!(ggml.numbers.requested, Some(137_438_953_504));
+    // SGLang's "Not enough host memory available. Requesting 40.00 GB ...".
+    let sglang = corpus("sglang8102-hicache-not-enough-host-memory-40-of-44gb");
+    assert_eq!((sglang.oom, sglang.memory), (true, MemoryKind::Host));
+    // Hugging Face Spaces' "Memory limit exceeded (30G)", with its limit.
+    let space = corpus("hfspace-magicquill-3-memory-limit-exceeded-30g");
+    assert_eq!((space.oom, space.memory, space.numbers.job_limit), (true, MemoryKind::JobLimit, Some(gib(30.0))));
+    // sacct cuts OUT_OF_MEMORY to its column: "OUT_OF_ME+".
+    let sacct = corpus("snakemake-slurm348-sacct-out-of-me-steps-retried");
+    assert_eq!((sacct.oom, sacct.memory), (true, MemoryKind::JobLimit));
+    // pandarallel: "you don't have enough available space in `dev/shm`".
+    let shm = corpus("pandarallel143-memory-fs-not-enough-dev-shm-kubeflow");
+    assert_eq!((shm.oom, shm.memory, ids(&shm)[0]), (true, MemoryKind::Shm, "bigger_shm"));
+}
+
+#[test]
+fn the_shells_report_glued_to_a_progress_bar() {
+    // mmcv's bar ends in a duration: "... ETA: 2621s已杀死".
+    let mmcv = corpus("mmdet5263-chinese-yisisi-glued-to-progress-bar");
+    assert_eq!((mmcv.oom, mmcv.memory), (true, MemoryKind::Host));
+    // zsh's job report after tqdm's bracket: "?it/s][1]    26478 killed     python test.py".
+    let zsh = corpus("baichuan2-138-zsh-killed-loading-checkpoint-shards");
+    assert_eq!((zsh.oom, zsh.memory), (true, MemoryKind::Host));
+    // Airflow's task runner: `signal=-9: signal_name="SIGKILL"`, a launcher's SIGKILL.
+    let airflow = corpus("airflow55599-task-runner-signal-minus9-sigkill");
+    assert_eq!((airflow.oom, airflow.memory), (true, MemoryKind::Host));
+}
+
+#[test]
+fn a_host_oom_at_fork_points_at_the_workers() {
+    // `self.pid = os.fork()` then "OSError: [Errno 12] Cannot allocate memory".
+    let r = corpus("personreid193-fork-enomem-repeated-test-py2");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Host));
+    let workers = r.fixes.iter().position(|f| f.id == "fewer_workers").expect("fewer workers");
+    assert!(workers < 3, "{:?}", ids(&r));
+    assert!(r.fixes[workers].because.contains("fork"), "{}", r.fixes[workers].because);
+}

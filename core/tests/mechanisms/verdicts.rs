@@ -329,3 +329,61 @@ fn failures_in_runtime_and_orchestrator_words_are_named() {
         assert!(r.fixes[0].detail.contains(failure), "{id}: {}", r.fixes[0].detail);
     }
 }
+
+#[test]
+fn failures_that_are_not_memory_in_more_words() {
+    for (id, says) in [
+        // A traceback that ends in a bare class name.
+        ("deckard1-subprocvecenv-eoferror-on-reset", "EOFError"),
+        // The loader's missing library, then the shell's abort in Chinese and Spanish.
+        ("speechaiforge139-libcudnn-ops-infer-zh-core-dumped", "library"),
+        ("whisperwebui294-libcudnn-missing-abortado-core-generado", "library"),
+        ("hfhub2742-not-enough-free-disk-space-warning-mb", "disk"),
+        ("hfforum169386-space-evicted-storage-limit-50g", "disk"),
+        ("csdn135628895-driver-too-old-11040-torch-cu113", "driver"),
+        ("hfcausallm14bgguf-3-cuda-error-9-invalid-config-after-vram-report", "CUDA error 9"),
+        ("wenet1472-nan-or-inf-found-in-input-tensor", "NaN"),
+        ("ucx8229-ibv-create-cq-enomem-memlock-64kb", "locked"),
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory, ids(&r)[0]), (false, MemoryKind::None, "not_oom_fix"), "{id}");
+        let said = format!("{} {}", r.summary, r.fixes[0].detail);
+        assert!(said.contains(says), "{id}: {said}");
+    }
+}
+
+#[test]
+fn suspects_of_memory_pressure_and_of_exit_codes() {
+    for (id, memory) in [
+        // DeepSpeed's allocator cache flushes and a trainer's allocation retries: the run goes on.
+        ("peft194-bloomz176b-zero3-allocator-cache-flushes-warning", MemoryKind::Gpu),
+        ("lingua56-float8-cuda-memory-allocation-retries-warning", MemoryKind::Gpu),
+        // Spark's MemoryStore cannot cache a block.
+        ("nel8-spark-memorystore-not-enough-space-to-cache-warning", MemoryKind::Host),
+        // make's "Error 137" and a platform's "Exit code: 137".
+        ("physlr195-make-error-137-after-bloom-filter", MemoryKind::Host),
+        ("hfspace-gfpgan-40-space-failed-exit-code-137", MemoryKind::Host),
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (false, memory), "{id}");
+    }
+    let flushes = corpus("peft194-bloomz176b-zero3-allocator-cache-flushes-warning");
+    assert_eq!(ids(&flushes)[0], "not_oom_fix");
+    assert!(flushes.fixes[0].detail.contains("goes on"), "{}", flushes.fixes[0].detail);
+}
+
+#[test]
+fn evidence_that_changes_what_other_evidence_proves() {
+    // "No space left on device" beside df's full /dev/shm is shared memory.
+    let df = corpus("pandarallel277-enospc-df-shows-dev-shm-100-percent");
+    assert_eq!((df.oom, df.memory), (true, MemoryKind::Shm));
+    // Beside pandarallel's "Memory file system" it only suggests it.
+    let memfs = corpus("opensora663-pandarallel-memory-file-system-enospc-buckets");
+    assert_eq!((memfs.oom, memfs.memory), (false, MemoryKind::Shm));
+    // NCCL's segment after "shm_open failed : Permission denied" is not a full /dev/shm.
+    let denied = corpus("pytorch37004-nccl-shm-open-permission-denied-unhandled-system-error");
+    assert_eq!((denied.oom, denied.memory), (false, MemoryKind::Shm));
+    // llama.cpp retries without pipeline parallelism after its cudaMalloc failed, and goes on.
+    let retried = corpus("llamacpp26297-compute-buffer-oom-retry-without-pp-continues");
+    assert_eq!((retried.oom, retried.memory), (false, MemoryKind::Gpu));
+}

@@ -1,0 +1,58 @@
+//! Evidence that changes what other evidence proves, once the whole log is
+//! read: who sent a SIGKILL, which device a "No space left" filled, a
+//! permission error behind a shared-memory segment, a runtime that fell back
+//! and went on after its OOM.
+
+use super::figures::Numbers;
+use super::{lookalikes, Diagnoser};
+use crate::memory::MemoryKind;
+
+impl Diagnoser {
+    fn saw(&self, id: &str) -> Option<usize> {
+        self.seen.iter().find(|(seen, _)| *seen == id).map(|(_, line)| *line)
+    }
+
+    fn drop_look_alike(&mut self, id: &str) -> bool {
+        let before = self.not_oom.len();
+        self.not_oom.retain(|(seen, _)| *seen != id);
+        self.not_oom.len() < before
+    }
+
+    pub(super) fn reconcile(&mut self, numbers: &Numbers) {
+        // A SIGKILL exit code with the process's host memory in the log (a
+        // per-step "CPU memory usage", a kernel rss) is the OOM killer at work.
+        if self.suspect.is_some_and(|(_, id)| id == "sigkill-exit")
+            && (numbers.rss.is_some() || numbers.total_vm.is_some())
+        {
+            self.oom_kinds.push((MemoryKind::Host, 1));
+        }
+        // "No space left on device" beside df's full /dev/shm: the full device is
+        // shared memory; beside a tool that writes through /dev/shm, it suggests it.
+        if self.saw("df-shm-full").is_some() && self.drop_look_alike("disk-full") {
+            self.oom_kinds.push((MemoryKind::Shm, 1));
+        } else if self.saw("memory-file-system").is_some() && self.drop_look_alike("disk-full") {
+            self.suspect.get_or_insert((MemoryKind::Shm, "memory-file-system"));
+        }
+        // NCCL fails to create its segment when it may not open /dev/shm, too:
+        // that is not a full /dev/shm.
+        if self.saw("shm-permission-denied").is_some() && self.oom_kinds.iter().any(|(k, _)| *k == MemoryKind::Shm) {
+            self.oom_kinds.retain(|(k, _)| *k != MemoryKind::Shm);
+            self.suspect = Some((MemoryKind::Shm, "shm-permission-denied"));
+        }
+        // A SIGKILL whose sender the log names (a time limit, preemption, a
+        // code-signature check) was not the OOM killer's.
+        if !self.proof_beyond_kills && self.seen.iter().any(|(id, _)| lookalikes::KILL_SENDERS.contains(id)) {
+            self.oom_kinds.clear();
+        }
+        // A runtime that says it retries another way after its last OOM line
+        // ("retrying without pipeline parallelism") did not fail for it
+        // (LABELLING.md: "a warning that says it falls back and continues").
+        let last_oom = self.evidence.iter().filter(|e| e.rank.0 == 0).map(|e| e.line).max();
+        if let (Some(oom), Some(fallback)) = (last_oom, self.saw("oom-fallback")) {
+            if fallback > oom && self.oom_kinds.len() == 1 {
+                self.suspect = Some((self.oom_kinds[0].0, "oom-fallback"));
+                self.oom_kinds.clear();
+            }
+        }
+    }
+}
