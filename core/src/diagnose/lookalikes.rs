@@ -56,6 +56,9 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
         ..sig("segfault", "Segmentation fault", NotOom("a segmentation fault in native code"))
     },
     sig("segfault", "SIGSEGV", NotOom("a segmentation fault in native code")),
+    // A kernel's launch asking for more on-chip shared memory than a block may have
+    // (Pallas/Triton: "Shared memory size limit exceeded: requested 4194304, available: 101376").
+    sig("smem-limit", "Shared memory size limit", NotOom("a GPU kernel asked for more on-chip shared memory per block than the GPU has (its block sizes), not memory running out")),
     sig("disk-quota", "disk quota exceeded", NotOom("the disk quota is full (saving a checkpoint), not memory")),
     // Also huggingface_hub's warning: "Not enough free disk space to download the file".
     Signature { also: &["free disk space"], ..generic("disk-full", "No space left on device", NotOom("the disk is full, not memory")) },

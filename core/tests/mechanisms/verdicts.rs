@@ -344,6 +344,8 @@ fn failures_that_are_not_memory_in_more_words() {
         ("hfcausallm14bgguf-3-cuda-error-9-invalid-config-after-vram-report", "CUDA error 9"),
         ("wenet1472-nan-or-inf-found-in-input-tensor", "NaN"),
         ("ucx8229-ibv-create-cq-enomem-memlock-64kb", "locked"),
+        // A kernel's on-chip shared memory per block, not memory running out.
+        ("jax20008-pallas-shared-memory-size-limit-resource-exhausted", "shared memory per block"),
     ] {
         let r = corpus(id);
         assert_eq!((r.oom, r.memory, ids(&r)[0]), (false, MemoryKind::None, "not_oom_fix"), "{id}");
