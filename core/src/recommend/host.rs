@@ -148,11 +148,21 @@ pub(super) fn host(d: &Diagnosis, out: &mut Ranking) {
         },
     };
     out.add("more_host_mem_request", score, more_ram, because);
+    // Off a scheduler, with no workers in view, maintainers in the dev threads
+    // answered most often with the data held at once (catalog H-09), not the machine.
+    let (data_score, data_because) = if scheduled || !no_workers {
+        (60, format!("{}: a kill by SIGKILL needs the kernel log to confirm it was the OOM killer", at(l)))
+    } else {
+        (
+            69,
+            format!("{}: host RAM ran out and the log shows neither a scheduler's limit nor DataLoader workers", at(l)),
+        )
+    };
     out.add(
         "other",
-        60,
-        "confirm with dmesg -T | grep -i 'killed process' (or journalctl -k) and watch free -g while it runs",
-        format!("{}: a kill by SIGKILL needs the kernel log to confirm it was the OOM killer", at(l)),
+        data_score,
+        "hold less at once (catalog H-09): stream, sample or chunk the input instead of loading it whole, smaller inputs (resolution, dataset, cache or buffer sizes); first confirm it was the OOM killer: dmesg -T | grep -i 'killed process' (or journalctl -k), and watch free -g while it runs",
+        data_because,
     );
 }
 

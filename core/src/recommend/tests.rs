@@ -62,8 +62,14 @@ fn look_alikes_get_the_real_error_first() {
 #[test]
 fn host_job_limit_and_shared_memory() {
     let global = "[141620.867156] oom-kill:constraint=CONSTRAINT_NONE\n[141620.867403] Out of memory: Killed process 1413497 (python) total-vm:50344988kB, anon-rss:29000000kB\n";
-    // No sign of DataLoader workers: more RAM first, workers still among the top 3.
-    assert_eq!(ids(&run(global))[..3], ["more_host_mem_request", "reduce_batch", "fewer_workers"]);
+    // No sign of DataLoader workers or a scheduler: more RAM first, then less data held
+    // at once (H-09) and a smaller batch; workers after them.
+    let r = run(global);
+    assert_eq!(ids(&r)[..4], ["more_host_mem_request", "other", "reduce_batch", "fewer_workers"]);
+    assert!(r.fixes[1].detail.contains("H-09") && r.fixes[1].detail.contains("dmesg"), "{}", r.fixes[1].detail);
+    // On SLURM the limit is the job's: the kernel log to confirm, after the request.
+    let slurm = format!("{global}slurmstepd: error: *** JOB 7 ON n1 CANCELLED ***\n");
+    assert!(ids(&run(&slurm)).iter().position(|&i| i == "other") > Some(2), "{:?}", ids(&run(&slurm)));
     let bus = "RuntimeError: DataLoader worker (pid 42) is killed by signal: Bus error. It is possible that dataloader's workers are out of shared memory.\n";
     assert_eq!(run(bus).fixes[0].id, "bigger_shm");
     let paging = "OSError: [WinError 1455] The paging file is too small for this operation to complete. Error loading \"C:\\Users\\me\\torch\\lib\\cudnn_adv_infer64_8.dll\"\n";
