@@ -172,7 +172,7 @@ pub(super) const HINTS: &[Signature] = &[
     // `error:` line, a FAILED or CANCELLED state, an abort.
     exact("raised", "Error:", Failure),
     exact("raised", "Exception:", Failure),
-    // A traceback's last line with no message: `EOFError`, `MemoryError` (see `refined`).
+    // A traceback's last line with no message: `EOFError`, `MemoryError` (see `matches_here`).
     exact("bare-exception", "Error", Failure),
     exact("failure", "error:", Failure),
     exact("failure", "ERROR", Failure),

@@ -56,6 +56,13 @@ pub fn is_shell_killed(segment: &str) -> bool {
     KILLED_WORDS.iter().any(|word| t == *word || job_report(t, word) || after_progress_bar(t, word))
 }
 
+/// A line that is only an exception's (dotted) class name ending in Error:
+/// `EOFError`, `[rank0]: pickle.UnpicklingError`.
+pub fn is_bare_exception(segment: &str) -> bool {
+    let name = segment.rsplit("]: ").next().unwrap_or(segment).trim();
+    name.ends_with("Error") && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
+
 /// zsh's job report, lowercase: `[1]    9301 killed     python3 train.py`
 /// (a job number, the pid, then the command), also where it lands after a
 /// progress bar that ended without a line break (`… ?it/s][1]    26478 killed …`).

@@ -165,6 +165,9 @@ pub(super) fn matches_here(signature: &Signature, line: &str, start: usize, end:
         "zsh-job-killed" => lines::is_zsh_job_killed(segment()),
         "vllm-zero-blocks" => figures::zero_gpu_blocks(segment()),
         "srun-task-killed" => scan::find_ci(segment(), "task").is_some(),
+        // Frequent needles that count only in one shape of line, rejected before they are weighed.
+        "bare-exception" => lines::is_bare_exception(segment()),
+        "alloc-buffer-failed" => scan::find_ci(segment(), "failed to allocate").is_some(),
         _ => true,
     };
     if !in_context {

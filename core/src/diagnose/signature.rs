@@ -108,8 +108,6 @@ pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
         "tcmalloc-large-alloc" if find_ci(segment, "== (nil)").is_some() => Meaning::Oom(MemoryKind::Host),
         // docker inspect's state: `"OOMKilled": false` says the limit was not hit.
         "k8s-oomkilled" if oom_killed_false(segment) => Meaning::Context,
-        "bare-exception" if !bare_exception(segment) => Meaning::Context,
-        "alloc-buffer-failed" if find_ci(segment, "failed to allocate").is_none() => Meaning::Context,
         // A pinned host buffer that failed for want of memory, not for a driver or an argument.
         "pinned-memory" if find_ci(segment, "out of memory").is_some() => Meaning::Oom(MemoryKind::Host),
         // CUDA's own error codes also report its pinned (page-locked) host buffers:
@@ -121,13 +119,6 @@ pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
             _ => meaning,
         },
     }
-}
-
-/// A line that is only an exception's (dotted) class name ending in Error:
-/// `EOFError`, `[rank0]: pickle.UnpicklingError`.
-fn bare_exception(segment: &str) -> bool {
-    let name = segment.rsplit("]: ").next().unwrap_or(segment).trim();
-    name.ends_with("Error") && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
 }
 
 /// `"OOMKilled": false` or `OOMKilled: false`: a container state that denies the kill.

@@ -77,7 +77,7 @@ const MEMORY: &[Signature] = &[
     // cudaMalloc line before it; their OOM is read from "out of memory" on the same lines.
     sig("buffer-of-size", "buffer of size", Figure),
     // ggml's buffer that could not be had, in the backend the line names
-    // ("ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer of size"); see `refined`.
+    // ("ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer of size"); see `matches_here`.
     sig("alloc-buffer-failed", "buffer of size", OomByContext(Gpu)),
     sig("ggml-cuda-malloc", "cudaMalloc failed", Figure),
     // Rust servers (candle, mistral.rs): `DriverError(CUDA_ERROR_OUT_OF_MEMORY, …)` is covered above.
