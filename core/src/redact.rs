@@ -378,8 +378,12 @@ fn word_rules(line: &str, start: usize, word: &str, spans: &mut Vec<Span>) {
     long_secrets(start, word, spans);
     for (offset, part) in split_keep_offsets(word, |c| matches!(c, ':' | '/' | '\\' | '=' | '@')) {
         let part = part.trim_end_matches(['.', '-']);
-        if is_ipv4(part) && !matches!(part, "0.0.0.0" | "127.0.0.1" | "255.255.255.255") {
-            spans.push(Span { start: start + offset, end: start + offset + part.len(), kind: Kind::Ip });
+        // An address may run on into a port or a query (HTCondor's `addrs=10.1.2.3-9618&noUDP`).
+        let lead = part.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(part.len());
+        let address = part[..lead].trim_end_matches('.');
+        let ends = !part[address.len()..].starts_with(|c: char| c.is_ascii_alphanumeric());
+        if ends && is_ipv4(address) && !matches!(address, "0.0.0.0" | "127.0.0.1" | "255.255.255.255") {
+            spans.push(Span { start: start + offset, end: start + offset + address.len(), kind: Kind::Ip });
         } else if node_name(part) || internal_domain(part) {
             spans.push(Span { start: start + offset, end: start + offset + part.len(), kind: Kind::Host });
         }

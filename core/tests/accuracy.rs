@@ -41,7 +41,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// Headroom deliberately reads the text otherwise than `corpus/LABELLING.md`.
 /// The audit by that guide marked most of them unsure and kept the label as
 /// collected. Scored like the rest; only exempt from the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 25] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 31] = [
     (
         "localcolabfold147-not-enough-gpu-memory-wrapper-ptxas",
         "ColabFold's 'Not Enough GPU memory?' question is a GPU suspect (rule 3); the audit kept 'none' as unsure",
@@ -138,6 +138,30 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 25] = [
     (
         "ginex3-cgexec-memory-8gb-zsh-killed",
         "the job limit rests on a command line (cgexec -g memory:8gb) the collector joined to the output; zsh's report alone is the host",
+    ),
+    (
+        "ollama9685-jetson-orin-gemma27b-runner-signal-killed",
+        "Go's 'signal: killed' for the runner is a launcher's SIGKILL, a host OOM by rule 2.4; the collector kept a suspect",
+    ),
+    (
+        "omlx1951-prefill-would-require-52gb-metal-cap-50gb-refusal",
+        "a server's refusal before any allocation ('would require ~52 GB ... ceiling is 50 GB'), in words no runtime shares",
+    ),
+    (
+        "sglang7691-rocm-dp8-profiled-kv-tokens-negative-561981",
+        "an OOM only by reading a negative profiled KV token count; no line says memory ran out",
+    ),
+    (
+        "algoperf217-criteo-jax-8gpu-bfc-oom-interleaved-ranks",
+        "only the BFC allocator's warnings, which TensorFlow issues also when it goes on; the collector read them as the failure",
+    ),
+    (
+        "flax445-tf-grabs-gpu-jax-cublas-status-not-initialized",
+        "Headroom keeps a GPU suspect for cuBLAS's handle failure (as for cuDNN's), where the guide says none",
+    ),
+    (
+        "cbio256-pbs-mpi-exit-status-271-mem-at-request",
+        "PBS's exit 271 (SIGTERM) with memory used near the request: the job-limit suspect rests on comparing figures",
     ),
 ];
 

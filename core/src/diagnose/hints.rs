@@ -8,13 +8,18 @@ use crate::diagnose::Phase;
 use crate::memory::{MemoryKind, Stack};
 
 use Meaning::*;
-use MemoryKind::Gpu;
+use MemoryKind::{Gpu, Host};
 
 /// Figures, phases, stacks and context hints: what a line says beside the verdict.
 pub(super) const HINTS: &[Signature] = &[
     // Warnings about GPU memory that are not failures: the suspect, not proof.
     sig("vllm-preempted", "is preempted by PreemptionMode", Suspect(Gpu)),
     sig("tf-allocator-warning", "indicates that this is not a failure", Suspect(Gpu)),
+    // XLA's "Can't reduce memory use below 10.64GiB ... by rematerialization": the program
+    // needs more than the device has, which the allocation may or may not survive.
+    sig("xla-remat-warning", "by rematerialization", Suspect(Gpu)),
+    // XLA's pinned host buffer for a transfer: "could not allocate pinned host of size: 4294967296".
+    sig("pinned-host-warning", "could not allocate pinned host", Suspect(Host)),
     // Figures
     sig("tried-to-allocate", "Tried to allocate", Figure),
     sig("reserved-in-total", "reserved in total by PyTorch", Figure),

@@ -134,9 +134,28 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
         return Some(MemoryKind::Host);
     }
     // A serving stack's prefill batch runs on the accelerator.
-    const DEVICE: [&str; 19] = [
-        "cuda", "gpu", "hip", "mps", "xla", "hbm", "vram", "device", "cudnn", "cublas", "nccl", "xpu", "prefill",
-        "rocm", "metal", "vulkan", "opencl", "directml", "sycl",
+    // An accelerator's "DRAM buffer" (Tenstorrent's banks) is its own memory.
+    const DEVICE: [&str; 20] = [
+        "cuda",
+        "gpu",
+        "hip",
+        "mps",
+        "xla",
+        "hbm",
+        "vram",
+        "device",
+        "cudnn",
+        "cublas",
+        "nccl",
+        "xpu",
+        "prefill",
+        "rocm",
+        "metal",
+        "vulkan",
+        "opencl",
+        "directml",
+        "sycl",
+        "DRAM buffer",
     ];
     const LIMIT: [&str; 2] = ["cgroup", "memory limit"];
     if DEVICE.iter().any(|w| find_ci(line, w).is_some()) {

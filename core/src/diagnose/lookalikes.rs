@@ -29,11 +29,16 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
         "illegal memory access",
         NotOom("an illegal memory access: an out-of-bounds read or write in a kernel, not exhaustion"),
     ),
-    sig(
-        "cuda-device-side-assert",
-        "device-side assert triggered",
-        NotOom("a device-side assert: usually an index out of range (e.g. a label >= num_classes)"),
-    ),
+    // Also the kernel's own printout before it: "Indexing.cu:1308: indexSelectLargeIndex: block:
+    // [58,0,0], thread: [10,0,0] Assertion `srcIndex < srcSelectDimSize` failed."
+    Signature {
+        also: &["srcIndex < srcSelectDimSize", "], thread: ["],
+        ..sig(
+            "cuda-device-side-assert",
+            "device-side assert triggered",
+            NotOom("a device-side assert: usually an index out of range (e.g. a label >= num_classes)"),
+        )
+    },
     Signature {
         // The watchdog's own frame when the timeout line itself was not pasted.
         also: &["ncclCommWatchdog"],
@@ -76,7 +81,7 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
     // Training logs print the loss and the memory on one line: a NaN there is divergence.
     // Also the trainers' own words for it: ESPnet's "The grad norm is nan", "samples got nan grad",
     // a summary writer's "NaN or Inf found in input tensor".
-    Signature { boundary: Boundary::Word, also: &["grad norm is nan", "nan grad", "loss is nan", "NaN or Inf found"], ..sig("nan-loss", "loss: nan", NotOom("the loss became NaN: the training diverged (learning rate, fp16 overflow, bad data), not memory running out")) },
+    Signature { boundary: Boundary::Word, also: &["grad norm is nan", "nan grad", "loss is nan", "NaN or Inf found", "loss=nan"], ..sig("nan-loss", "loss: nan", NotOom("the loss became NaN: the training diverged (learning rate, fp16 overflow, bad data), not memory running out")) },
     sig("slurm-time-limit", "DUE TO TIME LIMIT", NotOom("SLURM ended the job at its time limit")),
     sig("slurm-preempted", "DUE TO PREEMPTION", NotOom("SLURM preempted the job for a higher-priority one")),
     // Also PyTorch's "The NVIDIA driver on your system is too old (found version 11040)".
@@ -119,10 +124,20 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
     // The container runtime could not create the memory cgroup itself ("applying cgroup
     // configuration ... mkdir /sys/fs/cgroup/memory/...: cannot allocate memory"): a
     // kernel cgroup leak, before the workload started.
+    // slurmstepd's own: "xcgroup_instantiate: unable to create cgroup '/sys/fs/cgroup/memory/...'".
+    Signature {
+        also: &["unable to create cgroup"],
+        ..sig(
+            "cgroup-create-failed",
+            "applying cgroup configuration",
+            NotOom("the container runtime or the scheduler could not create its memory cgroup (a kernel cgroup leak), before the job ran"),
+        )
+    },
+    // SIGILL: "exited on signal 4 (Illegal instruction)", a build for a newer CPU.
     sig(
-        "cgroup-create-failed",
-        "applying cgroup configuration",
-        NotOom("the container runtime could not create its memory cgroup (a kernel cgroup leak), before the job ran"),
+        "illegal-instruction",
+        "Illegal instruction",
+        NotOom("an illegal instruction (SIGILL): code built for a newer CPU (AVX) than this one, not memory running out"),
     ),
     // A thread that could not be created (EAGAIN): the per-user process and thread
     // limit (ulimit -u, a pids cgroup), not memory. Boost's "thread: Resource temporarily
@@ -132,6 +147,8 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
     // Pinning memory for RDMA (InfiniBand, UCX) fails with ENOMEM when the
     // locked-memory limit (ulimit -l) is low, whatever RAM is free.
     sig("memlock-limit", "ibv_reg_mr", NotOom(MEMLOCK)),
+    // llama.cpp's "warning: failed to mlock 827228160-byte buffer ...: Cannot allocate memory".
+    sig("memlock-limit", "failed to mlock", NotOom(MEMLOCK)),
     // UCX and MPI create InfiniBand queues in locked memory: "ibv_create_cq(cqe=4096) failed: Cannot allocate memory".
     sig("memlock-limit", "ibv_create_", NotOom(MEMLOCK)),
     sig("memlock-limit", "umem_reg", NotOom(MEMLOCK)),

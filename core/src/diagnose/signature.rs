@@ -108,6 +108,11 @@ pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
         "tcmalloc-large-alloc" if find_ci(segment, "== (nil)").is_some() => Meaning::Oom(MemoryKind::Host),
         // docker inspect's state: `"OOMKilled": false` says the limit was not hit.
         "k8s-oomkilled" if oom_killed_false(segment) => Meaning::Context,
+        // XLA's cuDNN autotuner: "Failed to determine best cudnn convolution algorithm: Resource
+        // exhausted: Out of memory ..." goes on with another algorithm ("performance may be suboptimal").
+        "xla-resource-exhausted" if find_ci(segment, "determine best cudnn convolution").is_some() => {
+            Meaning::Suspect(MemoryKind::Gpu)
+        }
         // A pinned host buffer that failed for want of memory, not for a driver or an argument.
         "pinned-memory" if find_ci(segment, "out of memory").is_some() => Meaning::Oom(MemoryKind::Host),
         // CUDA's own error codes also report its pinned (page-locked) host buffers:

@@ -88,6 +88,13 @@ const MEMORY: &[Signature] = &[
     sig("xpu-oom", "XPU out of memory", Oom(Gpu)),
     sig("mps-oom", "MPS backend out of memory", Oom(Gpu)),
     sig("xla-resource-exhausted", "RESOURCE_EXHAUSTED: Out of memory", Oom(Gpu)),
+    // XLA's own wording without the status in front (EXLA's "(RuntimeError) Out of memory while
+    // trying to allocate N bytes."), and its status cut after the code ("Execution of replica 0
+    // failed: RESOURCE_EXHAUSTED:"): a device's memory unless the line names the host.
+    sig("xla-resource-exhausted", "Out of memory while trying to allocate", OomByContext(Gpu)),
+    sig("xla-resource-exhausted", "failed: RESOURCE_EXHAUSTED", OomByContext(Gpu)),
+    // NCCL 1's "NCCL Init failed (10) 'cuda malloc failed'": its buffers did not fit, or it failed for another reason.
+    sig("nccl-cuda-malloc", "'cuda malloc failed'", Suspect(Gpu)),
     sig("xla-resource-exhausted", "Resource exhausted: Out of memory", Oom(Gpu)),
     // TensorFlow 1.x's session error without a shape: "Resource exhausted: failed to allocate memory".
     sig("tf-resource-exhausted", "Resource exhausted: failed to allocate memory", OomByContext(Gpu)),
@@ -122,7 +129,7 @@ const MEMORY: &[Signature] = &[
         ..sig("allocator-pressure", "allocator cache flushes", Suspect(Gpu))
     },
     Signature {
-        also: &["not enough VRAM", "not enough device memory"],
+        also: &["not enough VRAM", "not enough device memory", "Insufficient VRAM"],
         ..sig("not-enough-gpu-memory", "not enough GPU memory", Oom(Gpu))
     },
     sig("vllm-no-kv-memory", "No available memory for the cache blocks", Oom(Gpu)),
@@ -333,7 +340,11 @@ const MEMORY: &[Signature] = &[
     exact("zsh-job-killed", "killed ", Oom(Host)),
     // Go's exec package (Ollama and other Go launchers): the child got SIGKILL.
     sig("go-signal-killed", "signal: killed", Oom(Host)),
-    sig("fish-sigkill", "terminated by signal SIGKILL", Oom(Host)),
+    // Also torch.multiprocessing.spawn's "process 0 terminated with signal SIGKILL".
+    Signature {
+        also: &["terminated with signal SIGKILL"],
+        ..sig("fish-sigkill", "terminated by signal SIGKILL", Oom(Host))
+    },
     // Job or container limits
     sig("slurm-oom-kill-events", "oom_kill event", Oom(JobLimit)),
     sig("slurm-oom-kill-events", "oom-kill event", Oom(JobLimit)),

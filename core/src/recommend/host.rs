@@ -275,10 +275,11 @@ pub(super) fn shm(d: &Diagnosis, out: &mut Ranking) {
 
 /// A look-alike: say what the failure is instead.
 pub(super) fn not_oom(d: &Diagnosis, out: &mut Ranking) {
-    const LOOK_ALIKES: [(&str, &str); 27] = [
+    const LOOK_ALIKES: [(&str, &str); 28] = [
         ("nvidia-xid", "a GPU fault, not a full GPU: read the Xid number in dmesg (31: a kernel used a bad address, run compute-sanitizer; 79 or 'fallen off the bus': power, cooling or the PCIe link; nvidia-smi -q and a node drain)"),
         ("pin-memory-thread", "set pin_memory=False in the DataLoader to confirm, then check that torch, CUDA and the driver match; memory settings will not fix it"),
         ("sigterm-received", "find what stopped the job: the scheduler's log (time limit, preemption, scancel), or the sibling process (an orchestrator or inference server) whose crash made the launcher shut down"),
+        ("illegal-instruction", "install a build for this CPU (a wheel or image without AVX/AVX2 requirements, or build from source on the machine); memory settings will not help"),
         ("missing-library", "install the library the loader names, in the version the framework was built with (for cuDNN: the nvidia-cudnn wheel matching the CUDA build, or the system package), or add its directory to LD_LIBRARY_PATH"),
         ("cudnn-version-mismatch", "install the cuDNN the framework was built with (pip's CUDA extras, e.g. jax[cuda12] or torch's own wheels, in a clean environment) and drop older copies from LD_LIBRARY_PATH"),
         ("cuda-illegal-memory-access", "run with CUDA_LAUNCH_BLOCKING=1 to find the kernel, then check indices and shapes (labels < num_classes, gather/scatter indices); memory settings will not fix it"),

@@ -18,7 +18,7 @@ fn real_logs() -> Vec<(String, String)> {
 }
 
 /// Secrets of every kind, each as a log would print it, and the value that must go.
-const PLANTED: [(&str, &str); 24] = [
+const PLANTED: [(&str, &str); 25] = [
     ("Traceback from /home/zq4plant/run/train.py, line 3", "zq4plant"),
     ("  File \"C:\\Users\\PlantedWin\\AppData\\x.py\", line 1", "PlantedWin"),
     ("open('/Users/macplanted/code/data.bin')", "macplanted"),
@@ -31,6 +31,8 @@ const PLANTED: [(&str, &str); 24] = [
     ("ip-10-20-30-40.ec2.internal:1234:5678 [0] NCCL INFO Bootstrap", "ip-10-20-30-40"),
     ("init_process_group tcp://192.168.77.66:29500", "192.168.77.66"),
     ("MASTER_ADDR=10.55.66.77 MASTER_PORT=29500", "10.55.66.77"),
+    // HTCondor's sinful string runs the address into a port and a query.
+    ("Job submitted from host: <10.1.2.3:9618?addrs=10.1.2.3-9618&noUDP&sock=1_d9>", "10.1.2.3"),
     ("bind to [2001:db8:85a3::8a2e:370:7334]:80 failed", "2001:db8:85a3::8a2e:370:7334"),
     ("mail sent to planted.person+oom@lab.example.org", "planted.person+oom@lab.example.org"),
     ("wandb: W&B API key: 0123456789abcdef0123456789abcdef01234567", "0123456789abcdef0123456789abcdef01234567"),

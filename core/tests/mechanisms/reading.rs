@@ -369,3 +369,28 @@ fn a_host_oom_at_fork_points_at_the_workers() {
     assert!(workers < 3, "{:?}", ids(&r));
     assert!(r.fixes[workers].because.contains("fork"), "{}", r.fixes[workers].because);
 }
+
+#[test]
+fn xla_and_accelerator_wordings_without_their_usual_prefix() {
+    for (id, oom, memory) in [
+        // EXLA's "(RuntimeError) Out of memory while trying to allocate 117964800 bytes."
+        ("xla10660-elixir-nx-exla-livebook-docker-bufferassignment-112mib", true, MemoryKind::Gpu),
+        // "Execution of replica 0 failed: RESOURCE_EXHAUSTED:" with the message cut after the code.
+        ("xla27322-horizontal-loop-fusion-95gib-temp-gh200", true, MemoryKind::Gpu),
+        // ExLlama's "Insufficient VRAM for model and cache".
+        ("exllamav2-383-colab-autosplit-insufficient-vram-200k-context", true, MemoryKind::Gpu),
+        // Tenstorrent's "Not enough space to allocate 5368709120 B DRAM buffer across 8 banks".
+        ("ttmetal40108-tt-fatal-dram-oom-batched-prefill-per-bank", true, MemoryKind::Gpu),
+        // torch.multiprocessing.spawn: "process 0 terminated with signal SIGKILL".
+        ("prompt4nr3-mp-spawn-process-0-terminated-sigkill", true, MemoryKind::Host),
+        // XLA's rematerialization warning, its pinned host buffer, cuDNN's autotuner going on
+        // with another algorithm, NCCL 1's 'cuda malloc failed': suspects.
+        ("enzymejax1363-remat-cant-reduce-below-warning-only", false, MemoryKind::Gpu),
+        ("orbax2090-checkpointer-leak-could-not-allocate-pinned-host-4gib", false, MemoryKind::Host),
+        ("torchxla3162-mpirun-ranks-bfc-ran-out-not-a-failure-cudnn", false, MemoryKind::Gpu),
+        ("nccl33-nccl1-srun-two-nodes-failed-to-allocate-device-buffer", false, MemoryKind::Gpu),
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (oom, memory), "{id}");
+    }
+}

@@ -344,6 +344,13 @@ fn failures_that_are_not_memory_in_more_words() {
         ("hfcausallm14bgguf-3-cuda-error-9-invalid-config-after-vram-report", "CUDA error 9"),
         ("wenet1472-nan-or-inf-found-in-input-tensor", "NaN"),
         ("ucx8229-ibv-create-cq-enomem-memlock-64kb", "locked"),
+        // SIGILL, slurmstepd's cgroup it could not create, llama.cpp's mlock, a kernel's assert
+        // printout, a trainer's "avr_loss=nan".
+        ("horovod926-mpirun-rank-exited-signal-4-illegal-instruction", "SIGILL"),
+        ("galaxy7766-slurm-xcgroup-instantiate-cannot-allocate-memory", "cgroup"),
+        ("xinference3345-llamacpp-gguf-mlock-cannot-allocate-memory-warning", "locked"),
+        ("trl2996-interleaved-indexselect-asserts", "index"),
+        ("musubituner26-avr-loss-nan-fp16-run-completes", "NaN"),
         // A kernel's on-chip shared memory per block, not memory running out.
         ("jax20008-pallas-shared-memory-size-limit-resource-exhausted", "shared memory per block"),
     ] {
