@@ -41,7 +41,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// Headroom deliberately reads the text otherwise than `corpus/LABELLING.md`.
 /// The audit by that guide marked most of them unsure and kept the label as
 /// collected. Scored like the rest; only exempt from the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 31] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 35] = [
     (
         "localcolabfold147-not-enough-gpu-memory-wrapper-ptxas",
         "ColabFold's 'Not Enough GPU memory?' question is a GPU suspect (rule 3); the audit kept 'none' as unsure",
@@ -162,6 +162,22 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 31] = [
     (
         "cbio256-pbs-mpi-exit-status-271-mem-at-request",
         "PBS's exit 271 (SIGTERM) with memory used near the request: the job-limit suspect rests on comparing figures",
+    ),
+    (
+        "tinygrad11442-mi300x-bert-regression-memoryerror-cannot-allocate-114gib",
+        "Python's MemoryError is the host by rule 5; only the traceback's file name (ops_amd.py) says the allocator was the GPU's",
+    ),
+    (
+        "openvinogenai2026-qwen2vl-video-arc-a770-max-alloc-size",
+        "a per-allocation size limit: the collectors label these none in some threads and a GPU suspect in others",
+    ),
+    (
+        "wan21pr69-macos-mps-frame-num-over-45-ndarray-2pow32",
+        "MPS's 2**32-byte NDArray limit, a per-object size limit: labelled none in earlier collections, a GPU suspect here",
+    ),
+    (
+        "h3c67-m3max-video-audio-attention-matrix-too-large-for-kernel",
+        "MPS's 'too large for kernel' assert, a per-object size limit (see wan21pr69)",
     ),
 ];
 

@@ -18,6 +18,18 @@ pub(super) const HINTS: &[Signature] = &[
     // XLA's "Can't reduce memory use below 10.64GiB ... by rematerialization": the program
     // needs more than the device has, which the allocation may or may not survive.
     sig("xla-remat-warning", "by rematerialization", Suspect(Gpu)),
+    // TensorFlow 1.x names the op's device on the `[[Node: ...]]` line after its OOM (see
+    // reconcile.rs): its own `_device`, not a `recv_device` it copies from (see `matches_here`).
+    Signature {
+        also: &["_device=\"/job:localhost/replica:0/task:0/device:CPU:"],
+        ..sig("tf-node-on-cpu", "_device=\"/job:localhost/replica:0/task:0/cpu:", Context)
+    },
+    Signature {
+        also: &["_device=\"/job:localhost/replica:0/task:0/device:GPU:"],
+        ..sig("tf-node-on-gpu", "_device=\"/job:localhost/replica:0/task:0/gpu:", Context)
+    },
+    // A tool's own guard on host memory: Video Helper Suite's "Memory limit hit after loading 1347 frames".
+    sig("memory-limit-hit", "Memory limit hit", Suspect(Host)),
     // XLA's pinned host buffer for a transfer: "could not allocate pinned host of size: 4294967296".
     sig("pinned-host-warning", "could not allocate pinned host", Suspect(Host)),
     // Figures

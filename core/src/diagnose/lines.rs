@@ -51,8 +51,8 @@ pub fn clean(segment: &str) -> String {
 pub fn is_shell_killed(segment: &str) -> bool {
     let cleaned = clean(segment);
     let t = cleaned.rsplit(" | ").next().unwrap_or(&cleaned);
-    // A line pasted as markdown inline code or emphasis: `Killed`, **Killed**.
-    let t = t.rsplit("]: ").next().unwrap_or(t).trim().trim_matches(['`', '*']).trim();
+    // A line pasted as markdown inline code, emphasis or a quote: `Killed`, **Killed**, > Killed.
+    let t = t.rsplit("]: ").next().unwrap_or(t).trim().trim_start_matches('>').trim().trim_matches(['`', '*']).trim();
     KILLED_WORDS.iter().any(|word| t == *word || job_report(t, word) || after_progress_bar(t, word))
 }
 
@@ -257,6 +257,7 @@ mod tests {
         assert!(is_shell_killed("trainer-1  | Killed"));
         assert!(is_shell_killed("[rank3]: Killed"));
         assert!(is_shell_killed("Loading checkpoint shards:   0%|          | 0/2 [00:00<?, ?it/s]Killed"));
+        assert!(is_shell_killed("> Killed"), "a quoted paste");
         assert!(!is_shell_killed("已杀死服务器进程: 1234"), "a sentence, not a shell report");
         assert!(!is_shell_killed("Всего врагов Убито: 3"));
         assert!(is_shell_killed("`Killed`"));

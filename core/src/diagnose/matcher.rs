@@ -168,6 +168,7 @@ pub(super) fn matches_here(signature: &Signature, line: &str, start: usize, end:
         // Frequent needles that count only in one shape of line, rejected before they are weighed.
         "bare-exception" => lines::is_bare_exception(segment()),
         "alloc-buffer-failed" => scan::find_ci(segment(), "failed to allocate").is_some(),
+        "tf-node-on-cpu" | "tf-node-on-gpu" => !line[..start].ends_with(|c: char| c.is_ascii_alphanumeric()),
         _ => true,
     };
     if !in_context {

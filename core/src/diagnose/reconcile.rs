@@ -1,11 +1,12 @@
 //! Evidence that changes what other evidence proves, once the whole log is
 //! read: who sent a SIGKILL, which device a "No space left" filled, a
 //! permission error behind a shared-memory segment, a runtime that fell back
-//! and went on after its OOM.
+//! and went on after its OOM, the device TensorFlow names after its OOM.
 
 use super::figures::Numbers;
-use super::{lookalikes, Diagnoser};
+use super::{lines, lookalikes, Diagnoser};
 use crate::memory::MemoryKind;
+use crate::scan::find_ci;
 
 impl Diagnoser {
     fn saw(&self, id: &str) -> Option<usize> {
@@ -38,6 +39,20 @@ impl Diagnoser {
         if self.saw("shm-permission-denied").is_some() && self.oom_kinds.iter().any(|(k, _)| *k == MemoryKind::Shm) {
             self.oom_kinds.retain(|(k, _)| *k != MemoryKind::Shm);
             self.suspect = Some((MemoryKind::Shm, "shm-permission-denied"));
+        }
+        // TensorFlow 1.x's OOM names no device; its `[[Node: ... _device=".../cpu:0"]]` line
+        // after it does: an OOM whose own message names no memory was the host's (the line
+        // before the message may be a build path such as `release-win\m\windows-gpu`).
+        let message = |text: &str| find_ci(text, "OOM when allocating").map_or(text, |at| &text[at..]).to_string();
+        let unnamed =
+            self.evidence.iter().filter(|e| e.rank.0 == 0).all(|e| lines::memory_named(&message(&e.text)).is_none());
+        // The first node named is the op that failed; later ones copy its tensors (`_Recv`).
+        let on_cpu = match (self.saw("tf-node-on-cpu"), self.saw("tf-node-on-gpu")) {
+            (Some(cpu), gpu) => gpu.is_none_or(|gpu| cpu < gpu),
+            (None, _) => false,
+        };
+        if on_cpu && unnamed && self.oom_kinds.iter().all(|(k, _)| *k == MemoryKind::Gpu) {
+            self.oom_kinds.iter_mut().for_each(|(k, _)| *k = MemoryKind::Host);
         }
         // A SIGKILL whose sender the log names (a time limit, preemption, a
         // code-signature check) was not the OOM killer's.

@@ -108,6 +108,11 @@ pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
         "tcmalloc-large-alloc" if find_ci(segment, "== (nil)").is_some() => Meaning::Oom(MemoryKind::Host),
         // docker inspect's state: `"OOMKilled": false` says the limit was not hit.
         "k8s-oomkilled" if oom_killed_false(segment) => Meaning::Context,
+        // Vulkan's code for one buffer over the device's per-buffer limit ("Requested buffer
+        // size exceeds device buffer size limit: ErrorOutOfDeviceMemory"), which ggml survives.
+        "vulkan-oom" if find_ci(segment, "buffer size limit").is_some() => Meaning::NotOom(
+            "one buffer larger than the device allows per allocation (a size limit), not memory running out",
+        ),
         // XLA's cuDNN autotuner: "Failed to determine best cudnn convolution algorithm: Resource
         // exhausted: Out of memory ..." goes on with another algorithm ("performance may be suboptimal").
         "xla-resource-exhausted" if find_ci(segment, "determine best cudnn convolution").is_some() => {

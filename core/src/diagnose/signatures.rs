@@ -154,6 +154,13 @@ const MEMORY: &[Signature] = &[
     sig("vulkan-oom", "ERROR_OUT_OF_HOST_MEMORY", Oom(Host)),
     // Vulkan-Hpp's spelling: "vk::Device::allocateMemory: ErrorOutOfDeviceMemory".
     exact("vulkan-oom", "ErrorOutOfDeviceMemory", Oom(Gpu)),
+    // AWS Neuron's runtime ("TDRV:dmem_alloc_internal Failed to alloc DEVICE memory: 180355072") and
+    // Habana's ("FATAL ERROR :: MODULE:PT_DEVMEM Allocation failed for size::268435456").
+    sig("neuron-device-alloc", "Failed to alloc DEVICE memory", Oom(Gpu)),
+    sig("habana-devmem", "PT_DEVMEM Allocation failed", Oom(Gpu)),
+    // Intel's Level Zero / SYCL: "UR_RESULT_ERROR_OUT_OF_RESOURCES", "PI_ERROR_OUT_OF_RESOURCES":
+    // often the device memory, not always.
+    sig("intel-out-of-resources", "ERROR_OUT_OF_RESOURCES", Suspect(Gpu)),
     exact("vulkan-oom", "ErrorOutOfHostMemory", Oom(Host)),
     sig("metal-oom", "(IOAF code 8)", Oom(Gpu)),
     // Older llama.cpp/ggml Metal code printed only "command buffer 0 failed with status 5"

@@ -394,3 +394,38 @@ fn xla_and_accelerator_wordings_without_their_usual_prefix() {
         assert_eq!((r.oom, r.memory), (oom, memory), "{id}");
     }
 }
+
+#[test]
+fn accelerators_beyond_cuda_in_their_runtimes_words() {
+    for (id, oom, memory) in [
+        // AWS Neuron's "TDRV:dmem_alloc_internal Failed to alloc DEVICE memory: 180355072".
+        ("awsneuron1014-llava-trace-tdrv-failed-alloc-device-memory-nc0", true, MemoryKind::Gpu),
+        ("optimumneuron668-sdxl-unet-both-cores-tdrv-failed-alloc-10mib", true, MemoryKind::Gpu),
+        // Habana's "FATAL ERROR :: MODULE:PT_DEVMEM Allocation failed for size::2123366400".
+        ("optimumhabana2214-gpt-oss-ep-rank7-pt-devmem-2025mb-model-to", true, MemoryKind::Gpu),
+        ("milabench301-hpu-reformer-pt-devmem-allocation-failed-voir-summary", true, MemoryKind::Gpu),
+        // Intel's UR_/PI_ERROR_OUT_OF_RESOURCES: a GPU suspect.
+        ("ipexllm12872-llama-server-sycl-ur-out-of-resources-mistral24b", false, MemoryKind::Gpu),
+        ("sdnext1526-arc-medvram-pi-error-out-of-resources-at-100pct", false, MemoryKind::Gpu),
+        // Video Helper Suite's own guard: "Memory limit hit after loading 1347 frames".
+        ("vhs236-loadvideo-memory-limit-hit-1347-frames", false, MemoryKind::Host),
+        // A shell's Killed pasted as a markdown quote: "> Killed".
+        ("hunyuancustom18-wsl-gpu-poor-killed-at-build-model-cpu-offload", true, MemoryKind::Host),
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (oom, memory), "{id}");
+    }
+    // Vulkan's ErrorOutOfDeviceMemory for one buffer over the per-buffer limit, which ggml survives.
+    let limit = corpus("hotstepcpp27-vae-tiled-decode-vulkan-pinned-buffer-size-limit-continues");
+    assert_eq!((limit.oom, limit.memory), (false, MemoryKind::None));
+}
+
+#[test]
+fn tensorflow_1_names_the_device_on_the_node_after_its_oom() {
+    // `[[Node: ... _device="/job:localhost/replica:0/task:0/cpu:0"` after a deviceless OOM: the host.
+    let cpu = corpus("tfmodels1993-win10-cifar10-oom-on-cpu0-after-941k-steps");
+    assert_eq!((cpu.oom, cpu.memory), (true, MemoryKind::Host));
+    // The failing op on gpu:0, then a `_Recv` node on cpu:0 that only copies its tensors: the GPU.
+    let gpu = corpus("kerasinceptionresnet3-tf1-oom-shape-no-dtype-gpu0-node");
+    assert_eq!((gpu.oom, gpu.memory), (true, MemoryKind::Gpu));
+}
