@@ -41,7 +41,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// Headroom deliberately reads the text otherwise than `corpus/LABELLING.md`.
 /// The audit by that guide marked most of them unsure and kept the label as
 /// collected. Scored like the rest; only exempt from the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 35] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 36] = [
     (
         "localcolabfold147-not-enough-gpu-memory-wrapper-ptxas",
         "ColabFold's 'Not Enough GPU memory?' question is a GPU suspect (rule 3); the audit kept 'none' as unsure",
@@ -178,6 +178,10 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 35] = [
     (
         "h3c67-m3max-video-audio-attention-matrix-too-large-for-kernel",
         "MPS's 'too large for kernel' assert, a per-object size limit (see wan21pr69)",
+    ),
+    (
+        "modular7145-max-kv-pool-51mib-too-small-page-sizes",
+        "MAX's '51.00 MiB is too small to build a pool from the page sizes', a KV budget in words no other runtime uses",
     ),
 ];
 

@@ -173,6 +173,7 @@ impl Collector {
             }
             "dask-worker-pausing" => keep_first(&mut n.job_limit, size_at(line, "Worker memory limit:")),
             "memory-limit-exceeded" => keep_first(&mut n.job_limit, size_at(line, "exceeded")),
+            "memory-limit-of-exceeded" => keep_first(&mut n.job_limit, size_at(line, "Memory limit of")),
             "htcondor-memory-hold" if find_ci(line, "megabytes").is_some() => {
                 let mib = |marker| after(line, marker).and_then(leading_integer).map(|m| Bytes(m << 20));
                 keep_first(&mut n.job_limit, mib("memory limit of"));

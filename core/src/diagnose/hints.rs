@@ -220,6 +220,10 @@ pub(super) const HINTS: &[Signature] = &[
     // failure"), Kubernetes' probes and back-offs, a cloud API's "An error occurred".
     Signature { also: &["probe failed", "error occurred"], ..word("failure", "failure", Failure) },
     exact("failure", "BackOff", Failure),
+    // TFLite's delegate and kernels: "Node number 2 (CONV_2D) failed to prepare".
+    sig("failure", "failed to prepare", Failure),
+    // A runtime that could not start: "ggml_cuda_init: failed to initialize CUDA: system not yet initialized".
+    sig("failure", "failed to initialize", Failure),
     // ggml's and CUDA samples' checks: "CUDA error 9 at ggml-cuda.cu:6863: invalid configuration argument".
     exact("failure", "CUDA error", Failure),
     // Where it ran, and on what

@@ -111,11 +111,15 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
         "fatal exception: access violation",
         NotOom("an access violation (0xC0000005) in native code"),
     ),
-    sig(
-        "triton-out-of-resources",
-        "OutOfResources",
-        NotOom("a Triton kernel needs more on-chip shared memory than the GPU has, not GPU memory"),
-    ),
+    // Also Inductor's "OutOfMemoryError: out of resource: triton_per_fused_... Required: 327768 Hardware limit:232448".
+    Signature {
+        also: &["out of resource: triton"],
+        ..sig(
+            "triton-out-of-resources",
+            "OutOfResources",
+            NotOom("a Triton kernel needs more on-chip shared memory than the GPU has, not GPU memory"),
+        )
+    },
     sig(
         "gpu-watchdog",
         "launch timed out and was terminated",
@@ -203,6 +207,13 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
         "Received 15 death signal",
         NotOom("the launcher was sent SIGTERM (a scheduler, a user or a crashed sibling process stopped it)"),
     ),
+    // TFLite's AllocateTensors names the kernel that rejected a shape: "Cannot allocate memory
+    // for the interpreter: tensorflow/contrib/lite/kernels/conv.cc:191 ...".
+    sig(
+        "tflite-prepare",
+        "Cannot allocate memory for the interpreter",
+        NotOom("TFLite could not prepare the model's tensors: a kernel rejected a shape or type (the line names it), not memory running out"),
+    ),
     // The dynamic loader's "libcudnn_ops_infer.so.8: cannot open shared object file".
     sig(
         "missing-library",
@@ -238,9 +249,13 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
         "exceeds 10% of",
         NotOom("TensorFlow warns that one allocation is large; nothing failed for memory"),
     ),
-    sig(
-        "no-kernel-image",
-        "no kernel image is available",
-        NotOom("the PyTorch build does not support this GPU's architecture"),
-    ),
+    // Also PyTorch's warning: "RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation".
+    Signature {
+        also: &["is not compatible with the current PyTorch installation"],
+        ..sig(
+            "no-kernel-image",
+            "no kernel image is available",
+            NotOom("the PyTorch build does not support this GPU's architecture"),
+        )
+    },
 ];

@@ -39,7 +39,7 @@ const ADVICE: &[&str] = &[
 /// Words that open a list of possible causes (Ray's "There are some potential
 /// root causes. (1) ... OOM killer ... (3) ... SIGSEGV"): anything after them
 /// on the line is a suspicion, neither proof of an OOM nor of a look-alike.
-const CAUSE_LIST: &[&str] = &["potential root cause", "possible cause"];
+const CAUSE_LIST: &[&str] = &["potential root cause", "possible cause", "can happen due to"];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Hedge {
@@ -168,6 +168,9 @@ pub(super) fn matches_here(signature: &Signature, line: &str, start: usize, end:
         // Frequent needles that count only in one shape of line, rejected before they are weighed.
         "bare-exception" => lines::is_bare_exception(segment()),
         "alloc-buffer-failed" => scan::find_ci(segment(), "failed to allocate").is_some(),
+        "memory-limit-of-exceeded" => scan::find_ci(segment(), "exceeded").is_some(),
+        // A memory quota (Heroku's R14/R15) is memory, not a cloud quota.
+        "quota-exceeded" => scan::find_ci(segment(), "Memory quota").is_none(),
         "tf-node-on-cpu" | "tf-node-on-gpu" => !line[..start].ends_with(|c: char| c.is_ascii_alphanumeric()),
         _ => true,
     };

@@ -129,7 +129,7 @@ const MEMORY: &[Signature] = &[
         ..sig("allocator-pressure", "allocator cache flushes", Suspect(Gpu))
     },
     Signature {
-        also: &["not enough VRAM", "not enough device memory", "Insufficient VRAM"],
+        also: &["not enough VRAM", "not enough device memory", "Insufficient VRAM", "insufficient GPU memory"],
         ..sig("not-enough-gpu-memory", "not enough GPU memory", Oom(Gpu))
     },
     sig("vllm-no-kv-memory", "No available memory for the cache blocks", Oom(Gpu)),
@@ -157,6 +157,7 @@ const MEMORY: &[Signature] = &[
     // AWS Neuron's runtime ("TDRV:dmem_alloc_internal Failed to alloc DEVICE memory: 180355072") and
     // Habana's ("FATAL ERROR :: MODULE:PT_DEVMEM Allocation failed for size::268435456").
     sig("neuron-device-alloc", "Failed to alloc DEVICE memory", Oom(Gpu)),
+    sig("neuron-device-alloc", "NRT allocation failed", Oom(Gpu)),
     sig("habana-devmem", "PT_DEVMEM Allocation failed", Oom(Gpu)),
     // Intel's Level Zero / SYCL: "UR_RESULT_ERROR_OUT_OF_RESOURCES", "PI_ERROR_OUT_OF_RESOURCES":
     // often the device memory, not always.
@@ -223,7 +224,10 @@ const MEMORY: &[Signature] = &[
     // tcmalloc reports every large allocation; "== (nil)" after it is one that was refused.
     sig("tcmalloc-large-alloc", "tcmalloc: large alloc", Context),
     // OpenCV's host allocator: "Insufficient memory (Failed to allocate N bytes) in cv::OutOfMemoryError".
-    sig("opencv-oom", "cv::OutOfMemoryError", Oom(Host)),
+    // OpenCV 4's spelling of it: "error: (-4:Insufficient memory) Failed to allocate N bytes in function 'OutOfMemoryError'".
+    Signature { also: &["(-4:Insufficient memory)"], ..sig("opencv-oom", "cv::OutOfMemoryError", Oom(Host)) },
+    // Emscripten's heap in a browser or WASM runtime: "Cannot enlarge memory arrays".
+    sig("wasm-heap", "Cannot enlarge memory arrays", Oom(Host)),
     // macOS's malloc: "mach_vm_map(size=N) failed (error code=3) *** error: can't allocate region".
     sig("macos-malloc-region", "can't allocate region", Oom(Host)),
     sig("macos-malloc-size", "mach_vm_map(size=", Figure),
@@ -358,6 +362,11 @@ const MEMORY: &[Signature] = &[
     sig("slurm-exceeded-step-limit", "exceeded memory limit", Oom(JobLimit)),
     // A platform's container limit in its own words: Hugging Face Spaces' "Memory limit exceeded (30G)".
     sig("memory-limit-exceeded", "Memory limit exceeded", Oom(JobLimit)),
+    // Cloud Run's "Memory limit of 2048M exceeded with 2126M used" (see `matches_here`).
+    sig("memory-limit-of-exceeded", "Memory limit of", Oom(JobLimit)),
+    // Heroku's dyno quota: R15 "Memory quota vastly exceeded" kills; R14 "Memory quota exceeded" swaps and goes on.
+    sig("heroku-r15", "Memory quota vastly exceeded", Oom(JobLimit)),
+    sig("heroku-r14", "Memory quota exceeded", Suspect(JobLimit)),
     sig("slurm-exceeded-job-limit", "Exceeded job memory limit", Oom(JobLimit)),
     // "slurmstepd: Exceeded step memory limit at some point": the cgroup touched its limit
     // (page cache counts) without necessarily killing anything.
@@ -437,5 +446,10 @@ const MEMORY: &[Signature] = &[
     // /dev/shm reads "No space left on device" there, which is not the disk.
     sig("torch-shm-file", "unable to write to file </torch_", Suspect(Shm)),
     // Ray's warning at start-up: a small /dev/shm (a container's 64 MB) slows it, and runs out first.
-    sig("ray-shm-fallback", "/tmp instead of /dev/shm", Suspect(Shm)),
+    // Its second half too, for a terminal that wrapped the first ("... using /tmp instead\n  of /dev/shm
+    // because /dev/shm has only 5368709120 bytes available").
+    Signature {
+        also: &["because /dev/shm has only"],
+        ..sig("ray-shm-fallback", "/tmp instead of /dev/shm", Suspect(Shm))
+    },
 ];

@@ -429,3 +429,27 @@ fn tensorflow_1_names_the_device_on_the_node_after_its_oom() {
     let gpu = corpus("kerasinceptionresnet3-tf1-oom-shape-no-dtype-gpu0-node");
     assert_eq!((gpu.oom, gpu.memory), (true, MemoryKind::Gpu));
 }
+
+#[test]
+fn small_machines_platforms_and_new_runtimes() {
+    for (id, oom, memory) in [
+        // Cloud Run's "Memory limit of 2048M exceeded with 2126M used".
+        ("gpt2cloudrun22-cloud-run-memory-limit-2048m-exceeded", true, MemoryKind::JobLimit),
+        // Heroku's R15 kills; its R14 swaps and goes on.
+        ("nagisa28-heroku-r15-vastly-exceeded-gunicorn-signal9", true, MemoryKind::JobLimit),
+        ("taiwanbot9-heroku-free-dyno-r14-use-lite-still-over-quota", false, MemoryKind::JobLimit),
+        // Emscripten's "Cannot enlarge memory arrays" and OpenCV 4's "(-4:Insufficient memory)".
+        ("webmlpolyfill139-wasm-cannot-enlarge-memory-arrays", true, MemoryKind::Host),
+        ("apriltagros16-orin-opencv-insufficient-memory-117tb-garbage-size", true, MemoryKind::Host),
+        // TensorRT-LLM's "Executor creation failed due to insufficient GPU memory", Neuron's "NRT allocation failed".
+        ("trtllm5950-rc2-executor-creation-insufficient-gpu-memory-table", true, MemoryKind::Gpu),
+        ("transformers47029-neuron-nrt-allocation-failed-oom-warmup", true, MemoryKind::Gpu),
+        // WebLLM's "This can happen due to insufficient memory": a cause it lists, a suspicion.
+        ("webllm647-device-was-lost-insufficient-memory-hint", false, MemoryKind::Gpu),
+        // Ray's /dev/shm warning with its first half wrapped by the terminal.
+        ("openinstruct1067-ray-object-store-tmp-instead-of-devshm-warning", false, MemoryKind::Shm),
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (oom, memory), "{id}");
+    }
+}

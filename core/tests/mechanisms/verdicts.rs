@@ -351,6 +351,13 @@ fn failures_that_are_not_memory_in_more_words() {
         ("xinference3345-llamacpp-gguf-mlock-cannot-allocate-memory-warning", "locked"),
         ("trl2996-interleaved-indexselect-asserts", "index"),
         ("musubituner26-avr-loss-nan-fp16-run-completes", "NaN"),
+        // TFLite's AllocateTensors, Inductor's Triton configs, sm_120 on an old build, a delegate that
+        // could not prepare, a runtime that could not start.
+        ("tf19982-tflite-cannot-allocate-memory-interpreter-conv-prepare", "shape"),
+        ("pytorch175250-inductor-no-valid-triton-configs-outofmemoryerror-smem", "shared memory"),
+        ("applio1006-windows-rtx5090-sm120-userwarning-app-launches", "architecture"),
+        ("mediapipe874-tflite-gpu-delegate-unsupported-ops-batch-prepare", "failed to prepare"),
+        ("ollama12136-ggml-cuda-init-system-not-yet-initialized-fabricmanager", "failed to initialize"),
         // A kernel's on-chip shared memory per block, not memory running out.
         ("jax20008-pallas-shared-memory-size-limit-resource-exhausted", "shared memory per block"),
     ] {
