@@ -104,7 +104,7 @@ pub struct Diagnosis {
 impl Diagnosis {
     /// The first line on which signature `id` was seen.
     pub fn first_seen(&self, id: &str) -> Option<usize> {
-        self.seen.iter().find(|(s, _)| *s == id).map(|(_, line)| *line)
+        first_seen(&self.seen, id)
     }
 
     pub fn has(&self, id: &str) -> bool {
@@ -391,7 +391,7 @@ impl Diagnoser {
                 false
             }
         };
-        if !self.seen.iter().any(|(id, _)| *id == signature.id) {
+        if first_seen(&self.seen, signature.id).is_none() {
             self.seen.push((signature.id, line));
         }
         if !evidence {
@@ -476,7 +476,12 @@ fn free_gpu(suspect: Option<(MemoryKind, &str)>, seen: &[(&str, usize)], n: &Num
     if n.requested.is_some() || free.saturating_mul(2) < total {
         return None;
     }
-    Some(seen.iter().find(|(s, _)| *s == id).map_or(1, |(_, l)| *l))
+    Some(first_seen(seen, id).unwrap_or(1))
+}
+
+/// The first line on which signature `id` was seen, in a list of `(id, first line)`.
+fn first_seen(seen: &[(&str, usize)], id: &str) -> Option<usize> {
+    seen.iter().find(|(s, _)| *s == id).map(|(_, line)| *line)
 }
 
 /// The look-alike id of [`free_gpu`].

@@ -4,13 +4,13 @@
 //! and went on after its OOM, the device TensorFlow names after its OOM.
 
 use super::figures::Numbers;
-use super::{lines, lookalikes, Diagnoser};
+use super::{first_seen, lines, lookalikes, Diagnoser};
 use crate::memory::MemoryKind;
 use crate::scan::find_ci;
 
 impl Diagnoser {
     fn saw(&self, id: &str) -> Option<usize> {
-        self.seen.iter().find(|(seen, _)| *seen == id).map(|(_, line)| *line)
+        first_seen(&self.seen, id)
     }
 
     fn drop_look_alike(&mut self, id: &str) -> bool {
@@ -43,15 +43,17 @@ impl Diagnoser {
         // TensorFlow 1.x's OOM names no device; its `[[Node: ... _device=".../cpu:0"]]` line
         // after it does: an OOM whose own message names no memory was the host's (the line
         // before the message may be a build path such as `release-win\m\windows-gpu`).
-        let message = |text: &str| find_ci(text, "OOM when allocating").map_or(text, |at| &text[at..]).to_string();
+        fn message(text: &str) -> &str {
+            find_ci(text, "OOM when allocating").map_or(text, |at| &text[at..])
+        }
         let unnamed =
-            self.evidence.iter().filter(|e| e.rank.0 == 0).all(|e| lines::memory_named(&message(&e.text)).is_none());
+            || self.evidence.iter().filter(|e| e.rank.0 == 0).all(|e| lines::memory_named(message(&e.text)).is_none());
         // The first node named is the op that failed; later ones copy its tensors (`_Recv`).
         let on_cpu = match (self.saw("tf-node-on-cpu"), self.saw("tf-node-on-gpu")) {
             (Some(cpu), gpu) => gpu.is_none_or(|gpu| cpu < gpu),
             (None, _) => false,
         };
-        if on_cpu && unnamed && self.oom_kinds.iter().all(|(k, _)| *k == MemoryKind::Gpu) {
+        if on_cpu && self.oom_kinds.iter().all(|(k, _)| *k == MemoryKind::Gpu) && unnamed() {
             self.oom_kinds.iter_mut().for_each(|(k, _)| *k = MemoryKind::Host);
         }
         // A SIGKILL whose sender the log names (a time limit, preemption, a
