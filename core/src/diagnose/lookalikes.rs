@@ -17,8 +17,8 @@ const MEMLOCK: &str = "pinning memory for RDMA hit the locked-memory limit (ulim
 
 /// Look-alikes that name who ended the job: with them, a bare `Killed` or a
 /// launcher's `-9` is their kill, not the OOM killer's.
-pub(super) const KILL_SENDERS: [&str; 5] =
-    ["slurm-time-limit", "slurm-preempted", "pbs-walltime", "lsf-runlimit", "code-signature"];
+pub(super) const KILL_SENDERS: [&str; 6] =
+    ["slurm-time-limit", "slurm-preempted", "pbs-walltime", "lsf-runlimit", "code-signature", "docker-stop"];
 
 use Meaning::*;
 use MemoryKind::Host;
@@ -171,6 +171,11 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
         NotOom("the dynamic loader ran out of static TLS slots for a library, not memory"),
     ),
     sig("code-signature", "code signature", NotOom("macOS refused the program's code signature and killed it")),
+    // `docker stop` sends SIGKILL when its grace period ends: "Exited (137)" after it is that kill.
+    Signature {
+        also: &["docker kill"],
+        ..sig("docker-stop", "docker stop", NotOom("docker stop (or kill) ended the container with SIGKILL after its grace period, not the OOM killer"))
+    },
     sig(
         "jupyter-iopub-rate",
         "IOPub data rate exceeded",

@@ -6,7 +6,7 @@
 use super::settings;
 use super::signature::{Boundary, Meaning, Signature};
 use super::signatures::SIGNATURES;
-use super::{figures, lines, wrap};
+use super::{figures, lines, phrases, wrap};
 use crate::scan;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use std::ops::Not;
@@ -73,7 +73,7 @@ pub(super) struct Matcher {
 /// built on the first diagnosis. Figures cut by a wrap are read by joining
 /// the lines ([`wrap::continues`]).
 fn breakable(signature: &Signature) -> bool {
-    signature.generic && signature.needle.len() >= 8
+    signature.generic && !signature.weak && signature.needle.len() >= 8
 }
 
 pub(super) fn matcher() -> &'static Matcher {
@@ -172,6 +172,7 @@ pub(super) fn matches_here(signature: &Signature, line: &str, start: usize, end:
         // A memory quota (Heroku's R14/R15) is memory, not a cloud quota.
         "quota-exceeded" => scan::find_ci(segment(), "Memory quota").is_none(),
         "tf-node-on-cpu" | "tf-node-on-gpu" => !line[..start].ends_with(|c: char| c.is_ascii_alphanumeric()),
+        _ if signature.weak => phrases::reads(signature.id, line, start, end),
         _ => true,
     };
     if !in_context {

@@ -13,6 +13,7 @@ mod hints;
 mod lines;
 mod lookalikes;
 mod matcher;
+mod phrases;
 mod reconcile;
 mod settings;
 mod signature;
@@ -175,6 +176,16 @@ pub struct Diagnoser {
     failure: Option<(usize, String)>,
     /// TensorFlow named by more than the bare word (a Python module, Keras, its errors).
     tensorflow_itself: bool,
+    /// The best reading of a message no table lists (`phrases.rs`), kept aside
+    /// until the whole log is read: the first OOM, else the first suspicion.
+    weak: Option<Weak>,
+}
+
+/// A verdict read from a line's shape, with the line that says it.
+struct Weak {
+    meaning: Meaning,
+    id: &'static str,
+    evidence: Evidence,
 }
 
 impl Diagnoser {
@@ -322,6 +333,9 @@ impl Diagnoser {
             self.cause_list_line = Some(line);
         }
         let hedged = on_line.or(listed.then_some(Hedge::CauseList));
+        if signature.weak {
+            meaning = phrases::meaning(signature.id, segment, meaning);
+        }
         match (hedged, meaning) {
             (Some(Hedge::Advice), m) if decisive(m) => return,
             (Some(Hedge::CauseList), Meaning::NotOom(_)) => return,
@@ -333,6 +347,10 @@ impl Diagnoser {
             if text[end..].starts_with('?') {
                 meaning = Meaning::Suspect(kind);
             }
+        }
+        if signature.weak {
+            self.keep_weak(meaning, index, segment, line);
+            return;
         }
         let evidence = match meaning {
             Meaning::Oom(kind) => {
@@ -418,6 +436,38 @@ impl Diagnoser {
         }
     }
 
+    /// Keeps a reading by shape aside: the first OOM, else the first suspicion.
+    fn keep_weak(&mut self, meaning: Meaning, index: usize, segment: &str, line: usize) {
+        let oom = matches!(meaning, Meaning::Oom(_));
+        if !decisive(meaning) || self.weak.as_ref().is_some_and(|w| !oom || matches!(w.meaning, Meaning::Oom(_))) {
+            return;
+        }
+        let id = SIGNATURES[index].id;
+        let rank = (if oom { 0 } else { 2 }, index);
+        self.weak =
+            Some(Weak { meaning, id, evidence: Evidence { line, text: lines::clean(segment), signature: id, rank } });
+    }
+
+    /// A reading by shape decides only where nothing else did: no OOM, no
+    /// suspicion and no look-alike from the table.
+    fn apply_weak(&mut self) {
+        let Some(weak) = self.weak.take() else { return };
+        if !self.oom_kinds.is_empty() || !self.not_oom.is_empty() || self.suspect.is_some() {
+            return;
+        }
+        match weak.meaning {
+            Meaning::Oom(kind) => {
+                self.oom_kinds.push((kind, 1));
+                self.proof_beyond_kills = true;
+            }
+            Meaning::Suspect(kind) => self.suspect = Some((kind, weak.id)),
+            _ => return,
+        }
+        self.seen.push((weak.id, weak.evidence.line));
+        self.evidence.retain(|e| e.line != weak.evidence.line);
+        self.evidence.push(weak.evidence);
+    }
+
     pub fn finish(mut self) -> Diagnosis {
         let text = std::mem::take(&mut self.pending);
         self.scan(&text, text.len());
@@ -429,6 +479,7 @@ impl Diagnoser {
         let priority = [MemoryKind::JobLimit, MemoryKind::Gpu, MemoryKind::Shm, MemoryKind::Host];
         let numbers = std::mem::take(&mut self.figures).finish();
         self.reconcile(&numbers);
+        self.apply_weak();
         let found = priority.into_iter().find(|k| self.oom_kinds.iter().any(|(kind, _)| kind == k));
         let oom = found.is_some();
         if let Some(line) = found.is_none().then(|| free_gpu(self.suspect, &self.seen, &numbers)).flatten() {

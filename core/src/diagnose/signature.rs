@@ -49,6 +49,9 @@ pub struct Signature {
     /// A generic wording ("out of memory"): ignored on a line where a specific
     /// signature already spoke, which knows better what ran out.
     pub generic: bool,
+    /// A wording read by its shape, not a known message (`phrases.rs`): its
+    /// verdict counts only where no other signature decided anything in the log.
+    pub weak: bool,
     /// Other spellings of the needle (translations), with the same meaning.
     pub also: &'static [&'static str],
 }
@@ -63,7 +66,16 @@ pub enum Boundary {
 }
 
 pub(super) const fn sig(id: &'static str, needle: &'static str, meaning: Meaning) -> Signature {
-    Signature { id, needle, meaning, exact_case: false, boundary: Boundary::None, generic: false, also: &[] }
+    Signature {
+        id,
+        needle,
+        meaning,
+        exact_case: false,
+        boundary: Boundary::None,
+        generic: false,
+        weak: false,
+        also: &[],
+    }
 }
 
 pub(super) const fn exact(id: &'static str, needle: &'static str, meaning: Meaning) -> Signature {
@@ -79,7 +91,7 @@ pub(super) const fn generic(id: &'static str, needle: &'static str, meaning: Mea
 }
 
 /// The tables joined into one at compile time, in order (`Signature` is `Copy`).
-pub(super) const fn concat<const N: usize>(tables: [&[Signature]; 3]) -> [Signature; N] {
+pub(super) const fn concat<const N: usize>(tables: [&[Signature]; 4]) -> [Signature; N] {
     let mut out = [tables[0][0]; N];
     let (mut t, mut at) = (0, 0);
     while t < tables.len() {

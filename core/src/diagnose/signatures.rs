@@ -5,6 +5,7 @@
 
 use super::hints::HINTS;
 use super::lookalikes::LOOK_ALIKES;
+use super::phrases::PHRASES;
 use super::signature::{concat, exact, generic, sig, word, Boundary, Meaning, Signature};
 use crate::memory::MemoryKind;
 
@@ -41,9 +42,14 @@ use Meaning::*;
 use MemoryKind::{Gpu, Host, JobLimit, Shm};
 
 /// Every signature, in order of precedence on a line: the memories, the
-/// look-alikes (`lookalikes.rs`), then the context.
-pub const SIGNATURES: &[Signature] =
-    &concat::<{ MEMORY.len() + LOOK_ALIKES.len() + HINTS.len() }>([MEMORY, LOOK_ALIKES, HINTS]);
+/// look-alikes (`lookalikes.rs`), the context, then the weak readings of
+/// messages no table lists (`phrases.rs`).
+pub const SIGNATURES: &[Signature] = &concat::<{ MEMORY.len() + LOOK_ALIKES.len() + HINTS.len() + PHRASES.len() }>([
+    MEMORY,
+    LOOK_ALIKES,
+    HINTS,
+    PHRASES,
+]);
 
 /// Proof or suspicion of each memory running out.
 const MEMORY: &[Signature] = &[
