@@ -334,7 +334,8 @@ impl Diagnoser {
         }
         let hedged = on_line.or(listed.then_some(Hedge::CauseList));
         if signature.weak {
-            meaning = phrases::meaning(signature.id, segment, meaning);
+            let offset = segment.as_ptr() as usize - text.as_ptr() as usize;
+            meaning = phrases::meaning(signature.id, segment, end.saturating_sub(offset), meaning);
         }
         match (hedged, meaning) {
             (Some(Hedge::Advice), m) if decisive(m) => return,

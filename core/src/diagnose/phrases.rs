@@ -44,6 +44,10 @@ const RUNNING_OUT: &[&str] = &[
     "gone over",
     "went over",
     "quota",
+    "too much",
+    "excessive",
+    "killed",
+    "reached",
 ];
 
 /// Words that say an allocation failed: memory, unless the line names another
@@ -143,25 +147,37 @@ pub(super) fn reads(id: &str, line: &str, start: usize, end: usize) -> bool {
     }
 }
 
+/// Runtimes that allocate on an accelerator unless they name the host:
+/// XLA's and TensorFlow's RESOURCE_EXHAUSTED, TensorRT, ONNX Runtime's arena
+/// (LABELLING.md rule 5), the Gaudi bridge's device memory.
+const ACCELERATOR_RUNTIMES: [&str; 6] =
+    ["resource_exhausted", "resource exhausted", "tensorrt", "[trt]", "onnxruntime", "devmem"];
+
 /// What a weak match proves once read: which memory the line names (shared
 /// memory, a device, a limit, else the host), and a suspicion only where the
 /// line is a warning or hedges.
-pub(super) fn meaning(id: &str, segment: &str, meaning: Meaning) -> Meaning {
+pub(super) fn meaning(id: &str, segment: &str, end: usize, meaning: Meaning) -> Meaning {
     if !matches!(id, "memory-phrase" | "allocation-phrase" | "oom-identifier") {
         return meaning;
     }
+    let named = |words: &[&str]| words.iter().any(|w| find_ci(segment, w).is_some());
     let kind = if names_shared_memory(segment) {
         MemoryKind::Shm
+    } else if named(&["pinned", "host_malloc"]) {
+        // A page-locked staging buffer is host memory, whichever device it serves.
+        MemoryKind::Host
     } else if let Some(kind) = lines::memory_named(segment) {
         kind
-    } else if ["limit", "quota"].iter().any(|w| find_ci(segment, w).is_some())
-        && ["exceed", "over"].iter().any(|w| find_ci(segment, w).is_some())
+    } else if (named(&["limit", "quota"]) && named(&["exceed", "over", "reach", "hit"]))
+        || (named(&["container", "cgroup", "pod"]) && named(&["killed", "exceed"]))
     {
         MemoryKind::JobLimit
+    } else if named(&ACCELERATOR_RUNTIMES) {
+        MemoryKind::Gpu
     } else {
         MemoryKind::Host
     };
-    if is_warning(segment) || hedges(segment) {
+    if is_warning(segment) || hedges(segment, end.min(segment.len())) {
         Meaning::Suspect(kind)
     } else {
         Meaning::Oom(kind)
@@ -229,18 +245,23 @@ fn names_shared_memory(segment: &str) -> bool {
     ["shared memory", "/dev/shm"].iter().any(|w| find_ci(segment, w).is_some())
 }
 
-/// A warning line: "WARN", "Warning:", TensorRT's "[W]", glog's "W0102 ...".
+/// A warning line: "WARN", "Warning:", TensorRT's "[W]", glog's "W0102 ..." and
+/// TensorFlow's "2019-11-19 17:13:26.913409: W tensorflow/...".
 fn is_warning(segment: &str) -> bool {
     let t = lines::clean(segment);
     let t = t.trim_start();
     let glog = t.len() > 5 && t.as_bytes()[0] == b'W' && t.as_bytes()[1..5].iter().all(u8::is_ascii_digit);
-    glog || t.contains("[W]") || word_in(t, "warn") || word_in(t, "warning")
+    glog || t.contains("[W]") || t.contains(": W ") || word_in(t, "warn") || word_in(t, "warning")
 }
 
-/// A line that only supposes it: "may not be enough memory", "possibly out of memory".
-fn hedges(segment: &str) -> bool {
+/// A line that only supposes it: "may not be enough memory", "possibly out of
+/// memory", a question ("Not Enough GPU memory? INTERNAL: ..."), a soft limit
+/// or one touched "at some point" (nothing was killed).
+fn hedges(segment: &str, end: usize) -> bool {
+    let sentence = segment[end..].split(['.', '!', ';']).next().unwrap_or("");
     ["may", "might", "possibly", "probably", "likely", "perhaps"].iter().any(|w| word_in(segment, w))
-        || segment.trim_end().ends_with('?')
+        || ["soft limit", "at some point"].iter().any(|w| find_ci(segment, w).is_some())
+        || sentence.contains('?')
 }
 
 fn word_in(text: &str, word: &str) -> bool {
@@ -282,7 +303,7 @@ mod tests {
             found
                 .into_iter()
                 .find(|&(start, end)| super::super::matcher::matches_here(s, line, start, end))
-                .map(|_| (s.id, meaning(s.id, line, s.meaning)))
+                .map(|(_, end)| (s.id, meaning(s.id, line, end, s.meaning)))
         })
     }
 

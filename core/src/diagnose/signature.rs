@@ -113,6 +113,9 @@ pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
         "memcg-usage-limit" if memcg_at_limit(segment) => Meaning::Oom(MemoryKind::JobLimit),
         // PyTorch's /torch_<pid>_<n> segments live in /dev/shm: ENOSPC there is a full /dev/shm.
         "torch-shm-file" if find_ci(segment, "No space left on device").is_some() => Meaning::Oom(MemoryKind::Shm),
+        // ENOSPC on a file the line places in /dev/shm (NCCL's "failed to extend /dev/shm/nccl-..."):
+        // shared memory is full, not the disk (LABELLING.md rule 2.3).
+        "disk-full" if find_ci(segment, "/dev/shm").is_some() => Meaning::Oom(MemoryKind::Shm),
         // PyTorch's full message goes on "...out of shared memory"; without those words
         // the bus error only suggests /dev/shm (LABELLING.md rule 2.3 against rule 3).
         "dataloader-bus-error" if find_ci(segment, "shared memory").is_none() => Meaning::Suspect(MemoryKind::Shm),
