@@ -22,9 +22,9 @@ Fields (as flags --KEY VALUE, or KEY = VALUE in the TOML file):
 
 pub fn run(args: &[String]) -> ExitCode {
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        print!("{HELP}");
+        out!("{HELP}");
         for f in fields::all_fields() {
-            println!("    --{:<18} {} ({})", f.key, f.label, f.help);
+            outln!("    --{:<18} {} ({})", f.key, f.label, f.help);
         }
         return ExitCode::SUCCESS;
     }
@@ -86,11 +86,11 @@ pub fn run(args: &[String]) -> ExitCode {
     }
     if json {
         match serde_json::to_string_pretty(&budget) {
-            Ok(text) => println!("{text}"),
+            Ok(text) => outln!("{text}"),
             Err(e) => return fail(&e.to_string()),
         }
     } else {
-        print!("{}", markdown(&plan, &budget, ""));
+        out!("{}", markdown(&plan, &budget, ""));
     }
     ExitCode::SUCCESS
 }
@@ -108,13 +108,13 @@ fn answer(plan: &Plan, budget: &headroom_core::budget::Budget, keys: &[SolveKey]
                 SolveKey::VllmUtil => serde_json::to_value(answers.vllm_utilization),
             };
             match value {
-                Ok(value) => println!("{}", serde_json::json!({ key.name(): value })),
+                Ok(value) => outln!("{}", serde_json::json!({ key.name(): value })),
                 Err(e) => return fail(&e.to_string()),
             }
             continue;
         }
         match answers.line(*key, &plan.gpu) {
-            Some(line) => println!("{line}"),
+            Some(line) => outln!("{line}"),
             None => {
                 let why = match key {
                     SolveKey::VllmUtil => "give --vllm_target_tokens (and --vllm_util > 0 for the engine)",

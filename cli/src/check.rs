@@ -17,7 +17,7 @@ pub fn run(target: &str) -> ExitCode {
     match compile_dir(path) {
         Ok(runbooks) => {
             let incidents = runbooks.iter().filter(|r| r.kind == DocKind::Incident).count();
-            println!(
+            outln!(
                 "{target}: {} write-ups OK ({incidents} incidents, {} guides)",
                 runbooks.len(),
                 runbooks.len() - incidents
@@ -52,7 +52,7 @@ fn file(path: &Path) -> ExitCode {
         eprintln!("{name}:{}: {}", problem.line, problem.message);
     }
     if problems.is_empty() {
-        println!("{name}: OK");
+        outln!("{name}: OK");
         ExitCode::SUCCESS
     } else {
         eprintln!("{name}: {} problem(s)", problems.len());

@@ -18,7 +18,7 @@ A write-up with a problem is reported as file:line and nothing is written.
 
 pub fn run(args: &[String]) -> ExitCode {
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        print!("{USAGE}");
+        out!("{USAGE}");
         return ExitCode::SUCCESS;
     }
     let (mut out, mut dirs) = (None, Vec::new());
@@ -40,7 +40,7 @@ pub fn run(args: &[String]) -> ExitCode {
     let content = dirs.first().map_or("content", |d| d.as_str());
     match publish(Path::new(content), Path::new(out)) {
         Ok(count) => {
-            println!("{out}/content.json: {count} write-ups from {content}");
+            outln!("{out}/content.json: {count} write-ups from {content}");
             ExitCode::SUCCESS
         }
         Err(e @ PublishError::Content(_)) => {

@@ -28,7 +28,7 @@ const CHUNK: usize = 1 << 20;
 
 pub fn run(args: &[String]) -> ExitCode {
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        print!("{USAGE}");
+        out!("{USAGE}");
         return ExitCode::SUCCESS;
     }
     let json = args.iter().any(|a| a == "--json");
@@ -52,14 +52,14 @@ pub fn run(args: &[String]) -> ExitCode {
     let report = report(diagnosis, &crate::runbooks());
     if json {
         match serde_json::to_string_pretty(&report) {
-            Ok(out) => println!("{out}"),
+            Ok(out) => outln!("{out}"),
             Err(e) => {
                 eprintln!("headroom diagnose: {e}");
                 return ExitCode::from(2);
             }
         }
     } else {
-        print!("{}", human(&report));
+        out!("{}", human(&report));
     }
     ExitCode::SUCCESS
 }

@@ -29,7 +29,7 @@ pub fn run(args: &[String]) -> ExitCode {
             }
             "--redact-job-ids" => options.redact = redact::Options { job_ids: true },
             "-h" | "--help" => {
-                println!("{USAGE}");
+                outln!("{USAGE}");
                 return ExitCode::SUCCESS;
             }
             other if other.starts_with("--") => {
@@ -64,7 +64,7 @@ pub fn run(args: &[String]) -> ExitCode {
         return ExitCode::from(2);
     }
     let drafted = draft(&report, &runbooks, &options);
-    print!("{}", drafted.text);
+    out!("{}", drafted.text);
     if !drafted.redactions.is_empty() {
         let listed: Vec<String> =
             drafted.redactions.iter().map(|r| format!("line {} ({})", r.line, r.kind.label())).collect();

@@ -1,5 +1,15 @@
 //! `headroom`: the command-line face of `headroom-core`, for cluster login nodes.
 
+/// `print!` for the command's output, which ends the process quietly when the
+/// reader has gone (`headroom diagnose job.err | head`), where `print!` panics.
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::write_stdout(format_args!($($arg)*)) };
+}
+
+macro_rules! outln {
+    ($($arg:tt)*) => { $crate::write_stdout(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
 mod budget;
 mod check;
 mod compile;
@@ -31,6 +41,19 @@ COMMANDS:
     version       show the version
 ";
 
+fn write_stdout(args: std::fmt::Arguments) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout.write_fmt(args).and_then(|()| stdout.flush()) {
+        // A closed pipe is a reader that has read enough, as for any Unix tool.
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("headroom: cannot write the output: {e}");
+        std::process::exit(1);
+    }
+}
+
 /// The lab's runbooks, compiled into the binary at build time (see build.rs),
 /// so fixes link to them on a login node with no checkout.
 pub fn runbooks() -> Vec<headroom_core::runbook::Runbook> {
@@ -46,7 +69,7 @@ fn main() -> ExitCode {
         Some("check") => check::run(args.get(1).map_or("content", String::as_str)),
         Some("compile") => compile::run(&args[1..]),
         Some("help" | "--help" | "-h") => {
-            print!("{USAGE}");
+            out!("{USAGE}");
             ExitCode::SUCCESS
         }
         // No command is a usage error: say how to use it, and fail so scripts notice.
@@ -55,7 +78,7 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
         Some("version" | "--version" | "-V") => {
-            println!("headroom {}", env!("CARGO_PKG_VERSION"));
+            outln!("headroom {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
         }
         Some(other) => {

@@ -91,3 +91,22 @@ fn a_utf16_log_from_powershell_is_read() {
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((json["oom"].as_bool(), json["memory"].as_str()), (Some(true), Some("gpu")));
 }
+
+/// `headroom diagnose job.err | head -1`: a reader that stops early ends the
+/// command quietly (exit 0, nothing on stderr), as for any Unix tool.
+#[test]
+fn a_reader_that_stops_early_is_not_an_error() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_headroom"))
+        .args(["diagnose", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(SLURM.as_bytes()).unwrap();
+    // Close the read end before the command writes its report.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
