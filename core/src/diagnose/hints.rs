@@ -18,6 +18,9 @@ pub(super) const HINTS: &[Signature] = &[
     // XLA's "Can't reduce memory use below 10.64GiB ... by rematerialization": the program
     // needs more than the device has, which the allocation may or may not survive.
     sig("xla-remat-warning", "by rematerialization", Suspect(Gpu)),
+    // ggml's Metal backend past the GPU's recommended working set: the next
+    // allocation may fail or page, but this line itself is a warning.
+    sig("metal-working-set-warning", "greater than the recommended max working set", Suspect(Gpu)),
     // TensorFlow 1.x names the op's device on the `[[Node: ...]]` line after its OOM (see
     // reconcile.rs): its own `_device`, not a `recv_device` it copies from (see `matches_here`).
     Signature {

@@ -39,6 +39,17 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
             NotOom("a device-side assert: usually an index out of range (e.g. a label >= num_classes)"),
         )
     },
+    sig(
+        "cuda-misaligned-address",
+        "misaligned address",
+        NotOom("a misaligned address: a kernel read or wrote at a bad alignment (a kernel bug or its inputs), not exhaustion"),
+    ),
+    // ROCm's page fault: "Memory access fault by GPU node-4 (Agent handle: ...) on address (nil)".
+    sig(
+        "gpu-memory-access-fault",
+        "Memory access fault by GPU",
+        NotOom("the GPU touched an address it does not own (a kernel bug or a bad pointer), not memory running out"),
+    ),
     Signature {
         // The watchdog's own frame when the timeout line itself was not pasted.
         also: &["ncclCommWatchdog"],
@@ -159,6 +170,11 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
     sig("memlock-limit", "max locked memory", NotOom(MEMLOCK)),
     sig("memlock-limit", "ulimit -l", NotOom(MEMLOCK)),
     sig("memlock-limit", "RLIMIT_MEMLOCK", NotOom(MEMLOCK)),
+    // mlock(2)/mlockall(2) refused with ENOMEM under the same limit: Vault's "failed to lock
+    // memory: cannot allocate memory", "Error locking page at 0x...: Cannot allocate memory".
+    sig("memlock-limit", "failed to lock memory", NotOom(MEMLOCK)),
+    sig("memlock-limit", "Error locking page", NotOom(MEMLOCK)),
+    sig("memlock-limit", "mlockall", NotOom(MEMLOCK)),
     // A page-locked staging buffer that could not be had: llama.cpp and others
     // fall back to pageable memory, so this is a warning, not the failure.
     sig("pinned-memory", "of pinned memory", Suspect(Host)),
@@ -212,6 +228,18 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
         "Received 15 death signal",
         NotOom("the launcher was sent SIGTERM (a scheduler, a user or a crashed sibling process stopped it)"),
     ),
+    // Dask's nanny and others: "Worker process 13600 was killed by signal 15" (SIGTERM).
+    word(
+        "sigterm-received",
+        "by signal 15",
+        NotOom("the process was sent SIGTERM (a scheduler, a user or its own supervisor stopped it); the OOM killer sends SIGKILL"),
+    ),
+    // PyTorch's warning on a machine without a GPU: nothing to pin for, nothing failed.
+    sig(
+        "pin-memory-no-accelerator",
+        "no accelerator is found",
+        NotOom("a warning that pin_memory has no GPU to pin for; nothing ran out"),
+    ),
     // TFLite's AllocateTensors names the kernel that rejected a shape: "Cannot allocate memory
     // for the interpreter: tensorflow/contrib/lite/kernels/conv.cc:191 ...".
     sig(
@@ -263,4 +291,10 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
             NotOom("the PyTorch build does not support this GPU's architecture"),
         )
     },
+    // ROCm's equivalent: "hipErrorNoBinaryForGpu: Unable to find code object for all current devices!"
+    sig(
+        "no-kernel-image",
+        "hipErrorNoBinaryForGpu",
+        NotOom("the ROCm build has no code for this GPU's architecture (a matching build, or HSA_OVERRIDE_GFX_VERSION)"),
+    ),
 ];

@@ -294,6 +294,8 @@ const MEMORY: &[Signature] = &[
         ..sig("sigkill-launcher", "exitcode: -9", Oom(Host))
     },
     word("sigkill-launcher", "exit code -9", Oom(Host)),
+    // The same report retold without the colon ("exitcode -9", a summary of a torchrun run).
+    word("sigkill-launcher", "exitcode -9", Oom(Host)),
     // make's report of a recipe the kernel killed ("make: *** [Makefile:40: pytest] Killed"),
     // macOS's shell "Killed: 9".
     Signature { also: &["Killed: 9"], ..exact("sigkill-launcher", "] Killed", Oom(Host)) },

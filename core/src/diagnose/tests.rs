@@ -95,6 +95,33 @@ fn look_alikes_are_not_oom_and_say_what_they_are() {
     assert!(!d.oom && d.summary.contains("time limit"), "{}", d.summary);
 }
 
+/// ENOMEM from mlock/mlockall is the locked-memory limit, not RAM (lines from
+/// hashicorp/vault#97 and moneroexamples/openmonero#147, the second wrapped).
+#[test]
+fn a_refused_memory_lock_is_the_memlock_limit() {
+    for text in [
+        "$ vault server -dev\nError initializing core: failed to lock memory: cannot allocate memory\n",
+        "2019-04-28 23:29:21.504 E Error locking page at 0x7f23b4089000: Cannot allocate \nmemory, subsequent mlock errors will be silenced\n",
+    ] {
+        let d = run(text);
+        assert!(!d.oom && d.summary.contains("locked-memory limit"), "{}", d.summary);
+    }
+}
+
+/// GPU faults and signals that end a run without memory running out
+/// (DeepSpeedExamples#530, ROCm#1339, dask/distributed#1863).
+#[test]
+fn faults_and_sigterm_are_not_oom() {
+    for (text, says) in [
+        ("RuntimeError: CUDA error: misaligned address\nIs this caused by insufficient graphics memory?\n", "misaligned"),
+        ("Memory access fault by GPU node-4 (Agent handle: 0x152e220) on address (nil). Reason: Page not present or supervisor privilege.\n", "address it does not own"),
+        ("distributed.nanny - WARNING - Worker process 13600 was killed by signal 15\n", "SIGTERM"),
+    ] {
+        let d = run(text);
+        assert!(!d.oom && d.memory == MemoryKind::None && d.summary.contains(says), "{text}: {}", d.summary);
+    }
+}
+
 #[test]
 fn kernel_cgroup_versus_global() {
     let memcg = "[1234.5] oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null)\n[1234.6] Memory cgroup out of memory: Killed process 23793 (python) total-vm:8000000kB, anon-rss:7000000kB\n";
