@@ -24,7 +24,8 @@ pub(super) const HINTS: &[Signature] = &[
     // TensorFlow 1.x names the op's device on the `[[Node: ...]]` line after its OOM (see
     // reconcile.rs): its own `_device`, not a `recv_device` it copies from (see `matches_here`).
     Signature {
-        also: &["_device=\"/job:localhost/replica:0/task:0/device:CPU:"],
+        // TensorFlow's pinned host allocator running out names itself: "Allocator (cuda_host_bfc) ran out of memory".
+        also: &["_device=\"/job:localhost/replica:0/task:0/device:CPU:", "(cuda_host_bfc)", "(gpu_host_bfc)"],
         ..sig("tf-node-on-cpu", "_device=\"/job:localhost/replica:0/task:0/cpu:", Context)
     },
     Signature {
@@ -33,6 +34,9 @@ pub(super) const HINTS: &[Signature] = &[
     },
     // A tool's own guard on host memory: Video Helper Suite's "Memory limit hit after loading 1347 frames".
     sig("memory-limit-hit", "Memory limit hit", Suspect(Host)),
+    // Spark refusing to start on a heap below its minimum: "System memory 127729664 must be at
+    // least 471859200. Please increase heap size using the --driver-memory option".
+    sig("spark-heap-too-small", "Please increase heap size", Suspect(Host)),
     // XLA's pinned host buffer for a transfer: "could not allocate pinned host of size: 4294967296".
     sig("pinned-host-warning", "could not allocate pinned host", Suspect(Host)),
     // Figures

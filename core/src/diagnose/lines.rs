@@ -117,9 +117,11 @@ pub fn touches(line: &str, start: usize, end: usize, inside: impl Fn(char) -> bo
 pub fn memory_named(line: &str) -> Option<MemoryKind> {
     // TensorFlow names the CPU as a device: "on /job:localhost/.../device:CPU:0 by allocator cpu".
     // CUDA's pinned (page-locked) buffers are host memory: "could not allocate pinned host memory".
-    const HOST: [&str; 11] = [
+    // The JVM's "OutOfMemoryError: GC overhead limit exceeded" names no heap.
+    const HOST: [&str; 12] = [
         "java",
         "heap",
+        "GC overhead",
         "device:CPU",
         "allocator cpu",
         "bytes on host",

@@ -44,6 +44,13 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
         "misaligned address",
         NotOom("a misaligned address: a kernel read or wrote at a bad alignment (a kernel bug or its inputs), not exhaustion"),
     ),
+    // XLA on a kernel launch asking for more on-chip shared memory per block than the GPU has:
+    // "INTERNAL: Shared memory requested exceeds device resources" (not /dev/shm, not the GPU's memory).
+    sig(
+        "gpu-shared-memory-launch",
+        "Shared memory requested exceeds device resources",
+        NotOom("a kernel asked for more on-chip shared memory per block than the GPU has (a compiler or kernel choice), not memory running out"),
+    ),
     // ROCm's page fault: "Memory access fault by GPU node-4 (Agent handle: ...) on address (nil)".
     sig(
         "gpu-memory-access-fault",

@@ -188,6 +188,18 @@ const MEMORY: &[Signature] = &[
     sig("plasma-capacity", "(global lru) capacity:", Figure),
     // TensorRT's builder: "[E] 2: [virtualMemoryBuffer.cpp::resizePhysical::140] Error Code 2: OutOfMemory".
     sig("tensorrt-oom", "Error Code 2: OutOfMemory", Oom(Gpu)),
+    // MindSpore's device pool (Ascend, GPU): "TotalUsedMemStatistics : N plus ... alloc size : N
+    // is more than total mem size : N".
+    sig("mindspore-device-pool", "is more than total mem size", Oom(Gpu)),
+    // PaddlePaddle Fluid's GPU allocator check: "enforce allocating <= available failed, N > M".
+    sig("paddle-gpu-enforce", "allocating <= available", Oom(Gpu)),
+    // OpenCL's CL_MEM_OBJECT_ALLOCATION_FAILURE (-4): "CL error code -4: Memory object allocation failure".
+    Signature {
+        also: &["CL_MEM_OBJECT_ALLOCATION_FAILURE"],
+        ..sig("opencl-allocation-failure", "Memory object allocation failure", Oom(Gpu))
+    },
+    // Ray's plasma store before ObjectStoreFullError: "PlasmaStoreFull: object does not fit in the plasma store".
+    sig("ray-object-store-full", "PlasmaStoreFull", Oom(Host)),
     sig("tensorrt-requested", "Requested amount of GPU memory (", Figure),
     // SGLang's start-up check on its KV pool: "Not enough memory. Please try to increase --mem-fraction-static."
     sig("sglang-mem-fraction", "increase --mem-fraction-static", Oom(Gpu)),
@@ -290,6 +302,7 @@ const MEMORY: &[Signature] = &[
             "signal 9 (Killed)",
             "Signals.SIGKILL",
             "signal_name=\"SIGKILL\"",
+            "Negsignal.SIGKILL",
         ],
         ..sig("sigkill-launcher", "exitcode: -9", Oom(Host))
     },
@@ -391,6 +404,12 @@ const MEMORY: &[Signature] = &[
     exact("slurm-task-out-of-memory", ": Out Of Memory", Oom(JobLimit)),
     // YARN (Spark, TonY): "Container killed by YARN for exceeding memory limits. 7.2 GB of 4.2 GB virtual memory used".
     sig("yarn-memory-limit", "killed by YARN for exceeding memory limits", Oom(JobLimit)),
+    // The NodeManager's own diagnostics: "Container [pid=40959,...] is running beyond virtual
+    // memory limits. Current usage: 76.1 MB of 2 GB physical memory used; ... Killing container."
+    Signature {
+        also: &["is running beyond physical memory limits"],
+        ..sig("yarn-memory-limit", "is running beyond virtual memory limits", Oom(JobLimit))
+    },
     sig("memcg-oom-kill", "Memory cgroup out of memory", Oom(JobLimit)),
     sig("memcg-usage-limit", "memory: usage", Figure),
     // PBS and LSF name their memory kills too.

@@ -116,6 +116,7 @@ fn faults_and_sigterm_are_not_oom() {
         ("RuntimeError: CUDA error: misaligned address\nIs this caused by insufficient graphics memory?\n", "misaligned"),
         ("Memory access fault by GPU node-4 (Agent handle: 0x152e220) on address (nil). Reason: Page not present or supervisor privilege.\n", "address it does not own"),
         ("distributed.nanny - WARNING - Worker process 13600 was killed by signal 15\n", "SIGTERM"),
+        ("E pjrt_stream_executor_client.cc:2593] Execution of replica 0 failed: INTERNAL: Failed to execute XLA Runtime executable: run time error: custom call 'xla.gpu.custom_call' failed: Shared memory requested exceeds device resources.\n", "on-chip shared memory"),
     ] {
         let d = run(text);
         assert!(!d.oom && d.memory == MemoryKind::None && d.summary.contains(says), "{text}: {}", d.summary);
@@ -278,6 +279,17 @@ fn runtimes_say_it_in_their_own_words() {
         ("memory exhausted\n", MemoryKind::Host),
         ("RuntimeError: GPU OOM while running the decoder\n", MemoryKind::Gpu),
         ("ERROR: failed to allocate memory for the system memory pool\n", MemoryKind::Host),
+        // The nineteenth collection's dev logs: MindSpore (mindspore-ai/mindnlp#1761), Paddle
+        // Fluid (PaddlePaddle/models#1078), OpenCL (adda-team/adda#229), Ray's plasma store
+        // (ray-project/ray#4878), YARN's NodeManager (dmlc/xgboost#1246), the JVM (treeverse/lakeFS#4094).
+        ("[mem_dynamic_allocator.cc:392] AddMemBlockAndMemBufByEagerFree] TotalUsedMemStatistics : 29356337664 plus TotalUsedByEventMemStatistics : 0 and plus alloc size : 301990400 is more than total mem size : 29464985600.\n", MemoryKind::Gpu),
+        ("paddle.fluid.core.EnforceNotMet: enforce allocating <= available failed, 7433255387 > 366608128\n", MemoryKind::Gpu),
+        ("ERROR: (../fft.c:294) CL error code -4: Memory object allocation failure\n", MemoryKind::Gpu),
+        ("pyarrow.lib.PlasmaStoreFull: object does not fit in the plasma store\n", MemoryKind::Host),
+        ("Container [pid=40959,containerID=container_1462859744498_485365_01_000002] is running beyond virtual memory limits. Current usage: 76.1 MB of 2 GB physical memory used; 31.8 GB of 4.2 GB virtual memory used. Killing container.\n", MemoryKind::JobLimit),
+        ("Caused by: OutOfMemoryError: GC overhead limit exceeded\n", MemoryKind::Host),
+        // TensorFlow's OOM names no device; its pinned host allocator's line does (tensorflow#11915).
+        ("W op_kernel.cc:1192] Resource exhausted: OOM when allocating tensor with shape[1000,1000,250,4]\nW bfc_allocator.cc:273] Allocator (cuda_host_bfc) ran out of memory trying to allocate 3.72GiB.  Current allocation summary follows.\n", MemoryKind::Host),
     ];
     for (log, memory) in cases {
         let d = run(log);
