@@ -106,7 +106,8 @@ pub(super) const HINTS: &[Signature] = &[
     sig("phase", "checkpoint shards", Phase(Phase::ModelLoad)),
     sig("phase", "load_checkpoint", Phase(Phase::ModelLoad)),
     sig("phase", "torch.load", Phase(Phase::ModelLoad)),
-    word("phase", "vector", Phase(Phase::ModelLoad)),
+    // Word vectors being loaded ("1-dimensional vector ['300']"), not R's own vectors (see matcher.rs).
+    word("phase-vector", "vector", Phase(Phase::ModelLoad)),
     // A loader's own name in a traceback or a status line: load_model, load_models, "Loading checkpoint".
     sig("phase", "load_model", Phase(Phase::ModelLoad)),
     sig("phase", "Loading checkpoint", Phase(Phase::ModelLoad)),

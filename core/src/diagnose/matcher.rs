@@ -171,6 +171,10 @@ pub(super) fn matches_here(signature: &Signature, line: &str, start: usize, end:
         "memory-limit-of-exceeded" => scan::find_ci(segment(), "exceeded").is_some(),
         // A memory quota (Heroku's R14/R15) is memory, not a cloud quota.
         "quota-exceeded" => scan::find_ci(segment(), "Memory quota").is_none(),
+        // R's allocator names its own vectors: "cannot allocate vector of size", "vector memory exhausted".
+        "phase-vector" => {
+            scan::find_ci(segment(), "allocate vector").is_none() && scan::find_ci(segment(), "vector memory").is_none()
+        }
         "tf-node-on-cpu" | "tf-node-on-gpu" => !line[..start].ends_with(|c: char| c.is_ascii_alphanumeric()),
         _ if signature.weak => phrases::reads(signature.id, line, start, end),
         _ => true,

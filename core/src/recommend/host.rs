@@ -187,12 +187,14 @@ fn one_array(d: &Diagnosis, out: &mut Ranking) {
 }
 
 /// The process's own allocation was refused (MemoryError, std::bad_alloc,
-/// PyTorch's CPU allocator): no kill, the data it builds does not fit.
+/// PyTorch's CPU allocator, R's vectors): no kill, the data it builds does not fit.
 /// Maintainers answer with the data, not the machine (catalog H-09: stream or
 /// shard what is loaded).
 fn refused_in_process(d: &Diagnosis, out: &mut Ranking) {
-    const IN_PROCESS: [&str; 8] = [
+    const IN_PROCESS: [&str; 10] = [
         "python-memory-error",
+        "r-cannot-allocate-vector",
+        "memory-exhausted",
         "cpp-bad-alloc",
         "cpu-allocator",
         "numpy-unable-to-allocate",

@@ -302,3 +302,16 @@ fn a_failure_that_is_not_memory_is_named() {
         assert!(r.fixes[0].detail.contains(said), "{}", r.fixes[0].detail);
     }
 }
+
+/// R's allocator refusing a vector is the process's own allocation, not a model
+/// being loaded: the data's answer first (satijalab/seurat#4936, #3029).
+#[test]
+fn r_refusing_a_vector_gets_the_datas_answer_first() {
+    for log in ["Error: cannot allocate vector of size 662.6 Gb\n", "Error: vector memory exhausted (limit reached?)\n"]
+    {
+        let r = run(log);
+        assert_eq!(r.diagnosis.phase, None, "{log}");
+        assert_eq!(ids(&r)[..2], ["other", "more_host_mem_request"], "{log}");
+        assert!(r.fixes[0].detail.contains("H-09"), "{}", r.fixes[0].detail);
+    }
+}
