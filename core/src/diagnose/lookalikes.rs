@@ -241,6 +241,18 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
         "by signal 15",
         NotOom("the process was sent SIGTERM (a scheduler, a user or its own supervisor stopped it); the OOM killer sends SIGKILL"),
     ),
+    // Exit status 143 is 128 + 15: SIGTERM ("Exited with exit code 143." in an LSF job report).
+    word(
+        "sigterm-received",
+        "exit code 143",
+        NotOom("the process was sent SIGTERM (a scheduler, a user or its own supervisor stopped it); the OOM killer sends SIGKILL"),
+    ),
+    // The shell's name for SIGALRM ("Exited with signal termination: Alarm clock."): a timer, often a time limit.
+    word(
+        "sigalrm",
+        "Alarm clock",
+        NotOom("SIGALRM ended the process: a timer ran out (often a time limit), not memory"),
+    ),
     // PyTorch's warning on a machine without a GPU: nothing to pin for, nothing failed.
     sig(
         "pin-memory-no-accelerator",
@@ -296,6 +308,15 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
             "no-kernel-image",
             "no kernel image is available",
             NotOom("the PyTorch build does not support this GPU's architecture"),
+        )
+    },
+    // CUDA error 804 (cudaErrorCompatNotSupportedOnDevice): "forward compatibility was attempted on non supported HW".
+    Signature {
+        also: &["forward compatibility was attempted"],
+        ..sig(
+            "cuda-driver-mismatch",
+            "Cuda driver error 804",
+            NotOom("the installed NVIDIA driver does not support this GPU (CUDA error 804): a driver to match the card, not memory"),
         )
     },
     // ROCm's equivalent: "hipErrorNoBinaryForGpu: Unable to find code object for all current devices!"

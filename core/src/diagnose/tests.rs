@@ -109,13 +109,16 @@ fn a_refused_memory_lock_is_the_memlock_limit() {
 }
 
 /// GPU faults and signals that end a run without memory running out
-/// (DeepSpeedExamples#530, ROCm#1339, dask/distributed#1863).
+/// (DeepSpeedExamples#530, ROCm#1339, dask/distributed#1863, FALCON-integrate#94, lammps#4849).
 #[test]
 fn faults_and_sigterm_are_not_oom() {
     for (text, says) in [
         ("RuntimeError: CUDA error: misaligned address\nIs this caused by insufficient graphics memory?\n", "misaligned"),
         ("Memory access fault by GPU node-4 (Agent handle: 0x152e220) on address (nil). Reason: Page not present or supervisor privilege.\n", "address it does not own"),
         ("distributed.nanny - WARNING - Worker process 13600 was killed by signal 15\n", "SIGTERM"),
+        ("J1744346edb1387/stdout:Exited with signal termination: Alarm clock.\n", "SIGALRM"),
+        ("J237c786c5c0455/stdout:Exited with exit code 143.\n", "SIGTERM"),
+        ("Cuda driver error 804 in call at file\n'/home/scut/softwares/lammps-22Jul2025/lib/gpu/geryon/nvd_device.h' in line 333.\n", "error 804"),
         ("E pjrt_stream_executor_client.cc:2593] Execution of replica 0 failed: INTERNAL: Failed to execute XLA Runtime executable: run time error: custom call 'xla.gpu.custom_call' failed: Shared memory requested exceeds device resources.\n", "on-chip shared memory"),
     ] {
         let d = run(text);
