@@ -51,6 +51,16 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
         "Shared memory requested exceeds device resources",
         NotOom("a kernel asked for more on-chip shared memory per block than the GPU has (a compiler or kernel choice), not memory running out"),
     ),
+    // ROCm's kernel driver absent: "ROCk module is NOT loaded, possibly no GPU devices",
+    // "Unable to open /dev/kfd read-write"; what follows (HSA's OUT_OF_RESOURCES) is its echo.
+    Signature {
+        also: &["Unable to open /dev/kfd"],
+        ..sig(
+            "rocm-driver-missing",
+            "ROCk module is NOT loaded",
+            NotOom("ROCm's kernel driver is not loaded or /dev/kfd cannot be opened: the GPU is not reachable, nothing ran out"),
+        )
+    },
     // ROCm's page fault: "Memory access fault by GPU node-4 (Agent handle: ...) on address (nil)".
     sig(
         "gpu-memory-access-fault",
@@ -266,12 +276,16 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
         "Cannot allocate memory for the interpreter",
         NotOom("TFLite could not prepare the model's tensors: a kernel rejected a shape or type (the line names it), not memory running out"),
     ),
-    // The dynamic loader's "libcudnn_ops_infer.so.8: cannot open shared object file".
-    sig(
-        "missing-library",
-        "cannot open shared object file",
-        NotOom("a shared library could not be loaded (missing, or not on the library path), not memory running out"),
-    ),
+    // The dynamic loader's "libcudnn_ops_infer.so.8: cannot open shared object file"; cuDNN's
+    // own on Windows: "Could not locate cudnn_ops64_9.dll. Please make sure it is in your library path!".
+    Signature {
+        also: &["Please make sure it is in your library path"],
+        ..sig(
+            "missing-library",
+            "cannot open shared object file",
+            NotOom("a shared library could not be loaded (missing, or not on the library path), not memory running out"),
+        )
+    },
     sig(
         "cudnn-version-mismatch",
         "but source was compiled with",

@@ -34,6 +34,8 @@ const RUNNING_OUT: &[&str] = &[
     "exceeds",
     "exceeding",
     "insufficient",
+    // A common misspelling in apps' own banners ("you have unsufficient VRAM").
+    "unsufficient",
     "not enough",
     "too little",
     "exhausted",
@@ -334,6 +336,11 @@ mod tests {
                 "memory-phrase",
                 suspect(Host),
             ), // nel8: a warning
+            (
+                "> The generation of the video has encountered an error: it is likely that you have unsufficient VRAM and you should therefore reduce the video resolution or its number of frames.",
+                "memory-phrase",
+                suspect(Gpu),
+            ), // wan2gp39: misspelt, and only likely
         ] {
             assert_eq!(reading(line), Some((id, want)), "{line}");
         }

@@ -118,6 +118,8 @@ fn faults_and_sigterm_are_not_oom() {
         ("distributed.nanny - WARNING - Worker process 13600 was killed by signal 15\n", "SIGTERM"),
         ("J1744346edb1387/stdout:Exited with signal termination: Alarm clock.\n", "SIGALRM"),
         ("J237c786c5c0455/stdout:Exited with exit code 143.\n", "SIGTERM"),
+        ("ROCk module is NOT loaded, possibly no GPU devices\nUnable to open /dev/kfd read-write: No such file or directory\nCall returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources.\n", "driver is not loaded"),
+        ("Transcribing... 0:00:00Could not locate cudnn_ops64_9.dll. Please make sure it is in your library path!\n", "shared library"),
         ("Cuda driver error 804 in call at file\n'/home/scut/softwares/lammps-22Jul2025/lib/gpu/geryon/nvd_device.h' in line 333.\n", "error 804"),
         ("E pjrt_stream_executor_client.cc:2593] Execution of replica 0 failed: INTERNAL: Failed to execute XLA Runtime executable: run time error: custom call 'xla.gpu.custom_call' failed: Shared memory requested exceeds device resources.\n", "on-chip shared memory"),
     ] {
