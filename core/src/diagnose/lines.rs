@@ -117,11 +117,15 @@ pub fn touches(line: &str, start: usize, end: usize, inside: impl Fn(char) -> bo
 pub fn memory_named(line: &str) -> Option<MemoryKind> {
     // TensorFlow names the CPU as a device: "on /job:localhost/.../device:CPU:0 by allocator cpu".
     // CUDA's pinned (page-locked) buffers are host memory: "could not allocate pinned host memory".
-    // The JVM's "OutOfMemoryError: GC overhead limit exceeded" names no heap.
-    const HOST: [&str; 12] = [
+    // The JVM's other OutOfMemoryErrors name no heap: "GC overhead limit exceeded",
+    // "Metaspace", "Direct buffer memory", "Requested array size exceeds VM limit".
+    const HOST: [&str; 15] = [
         "java",
         "heap",
         "GC overhead",
+        "Metaspace",
+        "Direct buffer memory",
+        "exceeds VM limit",
         "device:CPU",
         "allocator cpu",
         "bytes on host",
@@ -277,6 +281,7 @@ mod tests {
         assert_eq!(memory_named("Cuda failure 2 'out of memory'"), Some(MemoryKind::Gpu));
         assert_eq!(memory_named("Memory cgroup out of memory: Killed process 1"), Some(MemoryKind::JobLimit));
         assert_eq!(memory_named("OSError: [Errno 12] Cannot allocate memory"), None);
+        assert_eq!(memory_named("Caused by: OutOfMemoryError: Metaspace"), Some(MemoryKind::Host));
         assert_eq!(
             memory_named("OOM when allocating tensor with shape[24,1,2304] and type float on /job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu"),
             Some(MemoryKind::Host)
