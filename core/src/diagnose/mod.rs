@@ -364,6 +364,7 @@ impl Diagnoser {
                     None => self.oom_kinds.push((kind, 1)),
                 }
                 self.figures.read(signature.id, segment);
+                self.figures.read_requested(segment);
                 true
             }
             Meaning::OomByContext(_) => unreachable!("resolved above"),
