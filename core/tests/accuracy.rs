@@ -41,7 +41,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// Headroom deliberately reads the text otherwise than `corpus/LABELLING.md`.
 /// The audit by that guide marked most of them unsure and kept the label as
 /// collected. Scored like the rest; only exempt from the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 36] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 39] = [
     (
         "localcolabfold147-not-enough-gpu-memory-wrapper-ptxas",
         "ColabFold's 'Not Enough GPU memory?' question is a GPU suspect (rule 3); the audit kept 'none' as unsure",
@@ -182,6 +182,18 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 36] = [
     (
         "modular7145-max-kv-pool-51mib-too-small-page-sizes",
         "MAX's '51.00 MiB is too small to build a pool from the page sizes', a KV budget in words no other runtime uses",
+    ),
+    (
+        "tf35875-colab-tcmalloc-large-alloc-exceeds-10pct-warning",
+        "two warnings and no failure: TensorFlow's 10% warning is a look-alike in the table and outranks tcmalloc's host suspicion; the collector kept the suspicion",
+    ),
+    (
+        "k8s10861-describe-pod-restart-count-5-memory-limit-no-reason",
+        "a pod's memory limit and a restart count with no reason: the collector read a job-limit suspect from the limit; Headroom reads no verdict from a limit alone",
+    ),
+    (
+        "dlcookbook71-jupyter-kernel-restarting-appears-to-have-died",
+        "Jupyter's kernel death alone is a host suspect in the table (as the corpus's earlier entry with it reads); the collector read it as none (the guide leaves it open)",
     ),
 ];
 

@@ -263,6 +263,15 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
         "Alarm clock",
         NotOom("SIGALRM ended the process: a timer ran out (often a time limit), not memory"),
     ),
+    // The OOM killer's priority setting: "failed to change OOM score to -500 ... oom_score_adj: permission denied".
+    Signature {
+        also: &["OOM score"],
+        ..sig(
+            "oom-score-setting",
+            "oom_score_adj",
+            NotOom("the OOM killer's priority setting (oom_score_adj) could not be changed; nothing ran out"),
+        )
+    },
     // PyTorch's warning on a machine without a GPU: nothing to pin for, nothing failed.
     sig(
         "pin-memory-no-accelerator",

@@ -116,6 +116,8 @@ pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
         // ENOSPC on a file the line places in /dev/shm (NCCL's "failed to extend /dev/shm/nccl-..."):
         // shared memory is full, not the disk (LABELLING.md rule 2.3).
         "disk-full" if find_ci(segment, "/dev/shm").is_some() => Meaning::Oom(MemoryKind::Shm),
+        // ... or one that only names shared memory beside it (a container's shm size in prose).
+        "disk-full" if find_ci(segment, "shared memory").is_some() => Meaning::Suspect(MemoryKind::Shm),
         // PyTorch's full message goes on "...out of shared memory"; without those words
         // the bus error only suggests /dev/shm (LABELLING.md rule 2.3 against rule 3).
         "dataloader-bus-error" if find_ci(segment, "shared memory").is_none() => Meaning::Suspect(MemoryKind::Shm),

@@ -212,6 +212,17 @@ const MEMORY: &[Signature] = &[
     // Any other wording: the line's own words say which memory.
     generic("out-of-memory", "out of memory", OomByContext(Host)),
     generic("cannot-allocate-memory", "Cannot allocate memory", OomByContext(Host)),
+    // ENOMEM's text where the C library speaks the user's language (Chinese, Japanese,
+    // Russian, French, Spanish): "could not map anonymous shared memory: 无法分配内存".
+    Signature {
+        also: &[
+            "メモリを確保できません",
+            "Невозможно выделить память",
+            "Impossible d'allouer de la mémoire",
+            "No se puede asignar memoria",
+        ],
+        ..generic("cannot-allocate-memory", "无法分配内存", OomByContext(Host))
+    },
     // Also with the memory named: "Not enough host memory available" (SGLang's host KV cache).
     Signature {
         also: &["not enough host memory", "not enough system memory", "not enough CPU memory", "not enough RAM"],
@@ -239,8 +250,9 @@ const MEMORY: &[Signature] = &[
     // Host, node-wide
     sig("dataloader-worker-killed", "is killed by signal: Killed", Oom(Host)),
     sig("cpu-allocator", "DefaultCPUAllocator:", Oom(Host)),
-    // tcmalloc reports every large allocation; "== (nil)" after it is one that was refused.
-    sig("tcmalloc-large-alloc", "tcmalloc: large alloc", Context),
+    // tcmalloc reports every large allocation (Colab's runtime log before its kernel restarts):
+    // a suspicion of host memory; "== (nil)" after it is one that was refused.
+    sig("tcmalloc-large-alloc", "tcmalloc: large alloc", Suspect(Host)),
     // OpenCV's host allocator: "Insufficient memory (Failed to allocate N bytes) in cv::OutOfMemoryError".
     // OpenCV 4's spelling of it: "error: (-4:Insufficient memory) Failed to allocate N bytes in function 'OutOfMemoryError'".
     Signature { also: &["(-4:Insufficient memory)"], ..sig("opencv-oom", "cv::OutOfMemoryError", Oom(Host)) },
@@ -347,6 +359,8 @@ const MEMORY: &[Signature] = &[
     // segment that has no room behind it, which in ML jobs is usually a full /dev/shm.
     Signature { boundary: Boundary::Identifier, ..exact("sigbus", "SIGBUS", Suspect(Shm)) },
     exact("sigbus", "Bus error", Suspect(Shm)),
+    // zsh's job report and prose write it in lower case: "14137 bus error (core dumped)".
+    Signature { boundary: Boundary::Word, ..exact("sigbus", "bus error", Suspect(Shm)) },
     // Google Cloud ML: "The replica master 0 ran out-of-memory and exited with a non-zero status of 9(SIGKILL)".
     sig("cloud-replica-oom", "ran out-of-memory", Oom(Host)),
     sig("ollama-system-memory", "requires more system memory", Oom(Host)),

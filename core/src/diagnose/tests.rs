@@ -317,3 +317,26 @@ fn an_out_of_memory_error_is_the_device_its_line_names() {
     let d = run("OutOfMemoryError                          Traceback (most recent call last)\nCell In[12], line 3\n");
     assert_eq!((d.oom, d.memory), (true, MemoryKind::Gpu));
 }
+
+/// The twentieth collection's dev logs: ENOMEM in the C library's Chinese (TBase#153),
+/// zsh's lower-case bus error (mmskeleton#204), the OOM killer's priority setting
+/// (docker-for-linux#1120), tcmalloc's large allocation before Colab's kernel restart
+/// (colabtools#813), ENOSPC beside a container's shared memory (AlphaPose#1027).
+#[test]
+fn translated_enomem_settings_and_suspicions() {
+    let d = run("FATAL:  could not map anonymous shared memory: 无法分配内存\n");
+    assert_eq!((d.oom, d.memory), (true, MemoryKind::Host));
+    let d = run("then this error appears: 14137 bus error (core dumped)  .\n");
+    assert_eq!((d.oom, d.memory), (false, MemoryKind::Shm));
+    let d = run(
+        "failed to change OOM score to -500            error=\"open /proc/14839/oom_score_adj: permission denied\"\n",
+    );
+    assert_eq!((d.oom, d.memory), (false, MemoryKind::None));
+    assert!(d.summary.contains("priority setting"), "{}", d.summary);
+    let d = run(
+        "Oct 18, 2019, 7:54:03 AM | WARNING | tcmalloc: large alloc 4015906816 bytes == 0x1e00b2000 @ 0x7feed825d1e7\n",
+    );
+    assert_eq!((d.oom, d.memory, d.numbers.requested), (false, MemoryKind::Host, Some(4_015_906_816)));
+    let d = run("OSError: [Errno 28] No space left on device. I am running AlphaPose in a container, so I created a new container with 5G of shared memory\n");
+    assert_eq!((d.oom, d.memory), (false, MemoryKind::Shm));
+}
