@@ -272,6 +272,41 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
             NotOom("the OOM killer's priority setting (oom_score_adj) could not be changed; nothing ran out"),
         )
     },
+    // Failures the twentieth collection's dev logs showed in their own words, none of them memory:
+    // cuDNN refusing an input layout, mixed precision's routine loss-scale step, a peer that
+    // went away, OpenBLAS's buffer table (its thread count), EAGAIN, Colab's GPU quota, a CI
+    // runner stopped.
+    sig(
+        "cudnn-not-supported",
+        "CUDNN_STATUS_NOT_SUPPORTED",
+        NotOom("cuDNN does not support this input (a layout, a size or a dtype: .contiguous() often fixes it), not memory"),
+    ),
+    sig(
+        "amp-loss-scale-step",
+        "Skipping step, loss scaler",
+        NotOom("mixed precision's dynamic loss scaling skipped a step after an overflow: routine, not memory"),
+    ),
+    sig(
+        "connection-reset",
+        "Connection reset by peer",
+        NotOom("a network peer closed the connection (another rank or node went away), not memory"),
+    ),
+    sig(
+        "openblas-memory-regions",
+        "too many memory regions",
+        NotOom("OpenBLAS ran out of its fixed table of per-thread buffers: set OPENBLAS_NUM_THREADS/OMP_NUM_THREADS lower; not RAM"),
+    ),
+    sig("thread-limit", "Resource temporarily unavailable", NotOom(THREAD_LIMIT)),
+    sig(
+        "gpu-quota",
+        "connect to a GPU due to usage limits",
+        NotOom("the hosted notebook's GPU quota is used up (wait, or a paid tier), not memory"),
+    ),
+    sig(
+        "ci-runner-shutdown",
+        "The runner has received a shutdown signal",
+        NotOom("the CI runner was stopped or the job cancelled (no reason shown), not memory"),
+    ),
     // PyTorch's warning on a machine without a GPU: nothing to pin for, nothing failed.
     sig(
         "pin-memory-no-accelerator",

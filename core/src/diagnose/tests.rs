@@ -120,6 +120,13 @@ fn faults_and_sigterm_are_not_oom() {
         ("J237c786c5c0455/stdout:Exited with exit code 143.\n", "SIGTERM"),
         ("ROCk module is NOT loaded, possibly no GPU devices\nUnable to open /dev/kfd read-write: No such file or directory\nCall returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources.\n", "driver is not loaded"),
         ("Transcribing... 0:00:00Could not locate cudnn_ops64_9.dll. Please make sure it is in your library path!\n", "shared library"),
+        ("CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in a non-contiguous input.\n", "cuDNN does not support"),
+        ("Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 131072.0\n", "loss scaling"),
+        ("worker0-0d9gnb:15:91 [3] include/socket.h 398 NCCL WARN Call to write failed : Connection reset by peer.\n", "closed the connection"),
+        ("BLAS : Program is Terminated. Because you tried to allocate too many memory regions\n", "OpenBLAS"),
+        ("0 0 0 pthread_create(): Resource temporarily unavailable\n", "thread limit"),
+        ("You cannot currently connect to a GPU due to usage limits in Colab.\n", "GPU quota"),
+        ("2023-02-09T20:11:49.9484027Z ##[error]The runner has received a shutdown signal.\n", "CI runner"),
         ("Cuda driver error 804 in call at file\n'/home/scut/softwares/lammps-22Jul2025/lib/gpu/geryon/nvd_device.h' in line 333.\n", "error 804"),
         ("E pjrt_stream_executor_client.cc:2593] Execution of replica 0 failed: INTERNAL: Failed to execute XLA Runtime executable: run time error: custom call 'xla.gpu.custom_call' failed: Shared memory requested exceeds device resources.\n", "on-chip shared memory"),
     ] {
