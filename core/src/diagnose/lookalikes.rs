@@ -189,9 +189,10 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
     sig("memlock-limit", "RLIMIT_MEMLOCK", NotOom(MEMLOCK)),
     // mlock(2)/mlockall(2) refused with ENOMEM under the same limit: Vault's "failed to lock
     // memory: cannot allocate memory", "Error locking page at 0x...: Cannot allocate memory".
-    sig("memlock-limit", "failed to lock memory", NotOom(MEMLOCK)),
-    sig("memlock-limit", "Error locking page", NotOom(MEMLOCK)),
-    sig("memlock-limit", "mlockall", NotOom(MEMLOCK)),
+    Signature {
+        also: &["Error locking page", "mlockall"],
+        ..sig("memlock-limit", "failed to lock memory", NotOom(MEMLOCK))
+    },
     // A page-locked staging buffer that could not be had: llama.cpp and others
     // fall back to pageable memory, so this is a warning, not the failure.
     sig("pinned-memory", "of pinned memory", Suspect(Host)),
@@ -245,18 +246,16 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
         "Received 15 death signal",
         NotOom("the launcher was sent SIGTERM (a scheduler, a user or a crashed sibling process stopped it)"),
     ),
-    // Dask's nanny and others: "Worker process 13600 was killed by signal 15" (SIGTERM).
-    word(
-        "sigterm-received",
-        "by signal 15",
-        NotOom("the process was sent SIGTERM (a scheduler, a user or its own supervisor stopped it); the OOM killer sends SIGKILL"),
-    ),
-    // Exit status 143 is 128 + 15: SIGTERM ("Exited with exit code 143." in an LSF job report).
-    word(
-        "sigterm-received",
-        "exit code 143",
-        NotOom("the process was sent SIGTERM (a scheduler, a user or its own supervisor stopped it); the OOM killer sends SIGKILL"),
-    ),
+    // Dask's nanny and others: "Worker process 13600 was killed by signal 15" (SIGTERM);
+    // exit status 143 is 128 + 15 ("Exited with exit code 143." in an LSF job report).
+    Signature {
+        also: &["exit code 143"],
+        ..word(
+            "sigterm-received",
+            "by signal 15",
+            NotOom("the process was sent SIGTERM (a scheduler, a user or its own supervisor stopped it); the OOM killer sends SIGKILL"),
+        )
+    },
     // The shell's name for SIGALRM ("Exited with signal termination: Alarm clock."): a timer, often a time limit.
     word(
         "sigalrm",
