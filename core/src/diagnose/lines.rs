@@ -141,7 +141,8 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
     }
     // A serving stack's prefill batch runs on the accelerator.
     // An accelerator's "DRAM buffer" (Tenstorrent's banks) is its own memory.
-    const DEVICE: [&str; 20] = [
+    // The GPU math libraries' workspaces: "rocBLAS error: Could not allocate memory".
+    const DEVICE: [&str; 28] = [
         "cuda",
         "gpu",
         "hip",
@@ -162,6 +163,14 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
         "directml",
         "sycl",
         "DRAM buffer",
+        "rocblas",
+        "miopen",
+        "rccl",
+        "cufft",
+        "cusparse",
+        "cusolver",
+        "video memory",
+        "graphics memory",
     ];
     const LIMIT: [&str; 2] = ["cgroup", "memory limit"];
     if DEVICE.iter().any(|w| find_ci(line, w).is_some()) {
@@ -286,6 +295,9 @@ mod tests {
             memory_named("OOM when allocating tensor with shape[24,1,2304] and type float on /job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu"),
             Some(MemoryKind::Host)
         );
+        // The GPU math libraries and the graphics stacks name the device in their own words.
+        assert_eq!(memory_named("rocBLAS error: Could not allocate memory"), Some(MemoryKind::Gpu));
+        assert_eq!(memory_named("There is not enough video memory available"), Some(MemoryKind::Gpu));
     }
 
     #[test]

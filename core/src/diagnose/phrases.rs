@@ -82,6 +82,9 @@ const KILLED_BY_SIGNAL_9: &[&str] =
 pub(super) const PHRASES: &[Signature] = &[
     Signature { also: RUNNING_OUT.split_at(1).1, ..phrase("memory-phrase", RUNNING_OUT[0]) },
     Signature { also: ALLOCATION_FAILED.split_at(1).1, ..phrase("allocation-phrase", ALLOCATION_FAILED[0]) },
+    // "Out of GPU memory trying to allocate" (CUDA.jl), "System is out of GPU memory" (Cycles):
+    // running out of a memory the table's "out of memory" does not name.
+    Signature { boundary: Boundary::Word, ..phrase("out-of-named-memory-phrase", "out of") },
     // An error's name in any runtime's spelling: System.OutOfMemoryException, "Error Code 2: OutOfMemory".
     Signature { also: &["out_of_memory"], ..phrase("oom-identifier", "outofmemory") },
     Signature {
@@ -99,6 +102,19 @@ pub(super) const PHRASES: &[Signature] = &[
         boundary: Boundary::Word,
         meaning: Meaning::Suspect(MemoryKind::Host),
         ..phrase("exit-137-phrase", "137")
+    },
+    // A negative status is a signal: "returned non-zero exit status -9" (Python's subprocess),
+    // "Process exited with code -9".
+    Signature {
+        boundary: Boundary::Word,
+        meaning: Meaning::Suspect(MemoryKind::Host),
+        ..phrase("exit-minus-9-phrase", "-9")
+    },
+    // DeepSpeed's launcher kills every rank once one has died: with no failure in the log,
+    // the one that died left no word, as a process the OOM killer took does.
+    Signature {
+        meaning: Meaning::Suspect(MemoryKind::Host),
+        ..phrase("silent-kill-phrase", "sigkill_handler] Killing subprocess")
     },
     Signature {
         meaning: Meaning::Suspect(MemoryKind::Shm),
@@ -124,9 +140,10 @@ pub(super) fn reads(id: &str, line: &str, start: usize, end: usize) -> bool {
                 ["port", "ports", "address", "addresses", "node", "nodes", "resource", "resources", "ip"];
             failed && !names_another_cause(segment) && !OTHER_RESOURCES.iter().any(|w| word_in(segment, w))
         }
+        "out-of-named-memory-phrase" => memory_named_after(&segment[end..]) && !names_another_cause(segment),
         "oom-identifier" => !names_another_cause(segment),
         "sigkill-phrase" => !names_another_cause(segment),
-        "exit-137-phrase" => exit_status_before(&segment[..start]),
+        "exit-137-phrase" | "exit-minus-9-phrase" => exit_status_before(&segment[..start]),
         "shm-phrase" => {
             const FAILED: [&str; 13] = [
                 "no space",
@@ -155,11 +172,17 @@ pub(super) fn reads(id: &str, line: &str, start: usize, end: usize) -> bool {
 const ACCELERATOR_RUNTIMES: [&str; 6] =
     ["resource_exhausted", "resource exhausted", "tensorrt", "[trt]", "onnxruntime", "devmem"];
 
+/// Whether the weak reading `id` counts only in a log that reports no failure
+/// at all: a kill whose cause the log does not say.
+pub(super) fn needs_a_silent_log(id: &str) -> bool {
+    id == "silent-kill-phrase"
+}
+
 /// What a weak match proves once read: which memory the line names (shared
 /// memory, a device, a limit, else the host), and a suspicion only where the
 /// line is a warning or hedges.
 pub(super) fn meaning(id: &str, segment: &str, end: usize, meaning: Meaning) -> Meaning {
-    if !matches!(id, "memory-phrase" | "allocation-phrase" | "oom-identifier") {
+    if !matches!(id, "memory-phrase" | "allocation-phrase" | "oom-identifier" | "out-of-named-memory-phrase") {
         return meaning;
     }
     let named = |words: &[&str]| words.iter().any(|w| find_ci(segment, w).is_some());
@@ -184,6 +207,18 @@ pub(super) fn meaning(id: &str, segment: &str, end: usize, meaning: Meaning) -> 
     } else {
         Meaning::Oom(kind)
     }
+}
+
+/// "GPU memory", "device memory", "video RAM": at most two words that say
+/// whose memory, then a memory word. A number between ("3 out of 16 GB memory")
+/// makes it a share of the memory, not its end.
+fn memory_named_after(after: &str) -> bool {
+    const WORDS: [&str; 6] = ["memory", "mem", "ram", "vram", "heap", "hbm"];
+    let mut words = after.split_ascii_whitespace();
+    (0..3).map_while(|_| words.next()).any(|word| {
+        let word = word.trim_end_matches(|c: char| c.is_ascii_punctuation());
+        WORDS.iter().any(|w| word.eq_ignore_ascii_case(w))
+    }) && after.split_ascii_whitespace().take(3).all(|w| !w.starts_with(|c: char| c.is_ascii_digit()))
 }
 
 /// A memory word (memory, mem, RAM, VRAM, heap, HBM, swap) standing as a word
@@ -389,6 +424,61 @@ mod tests {
         ] {
             assert_eq!(reading(line), Some(("shm-phrase", suspect(Shm))), "{line}");
         }
+    }
+
+    #[test]
+    fn running_out_of_a_memory_that_is_named() {
+        for (line, want) in [
+            ("ERROR: Out of GPU memory trying to allocate 2.000 GiB", oom(Gpu)), // CUDA.jl
+            ("System is out of GPU memory", oom(Gpu)),                           // Blender Cycles
+            ("fatal: out of host memory", oom(Host)),
+        ] {
+            let got = reading(line).map(|(_, meaning)| meaning);
+            assert_eq!(got, Some(want), "{line}");
+        }
+        assert_eq!(
+            reading("ERROR: Out of GPU memory trying to allocate 2.000 GiB").map(|r| r.0),
+            Some("out-of-named-memory-phrase")
+        );
+        for line in [
+            "using 3 out of 16 GB memory",           // a share, not its end
+            "moved 2 out of 8 layers to GPU memory", // the memory word too far
+            "out of bounds memory access",           // another cause
+        ] {
+            assert_eq!(reading(line), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_negative_status_is_a_kill_and_a_launchers_kill_speaks_only_in_silence() {
+        // Python's subprocess: "returned non-zero exit status -9".
+        let line = "subprocess.CalledProcessError: Command '['python', 'train.py']' returned non-zero exit status -9.";
+        assert_eq!(reading(line), Some(("exit-minus-9-phrase", suspect(Host))), "{line}");
+        assert_eq!(reading("lr -9e-4 step 3"), None);
+        // deepspeed1956: the launcher's kill with nothing before it is a suspect ...
+        let silent = "[INFO] [launch.py:178:sigkill_handler] Killing subprocess 97277
+";
+        let d = diagnose(silent);
+        assert_eq!((d.oom, d.memory), (false, Host));
+        // ... but after a rank's own traceback it is only the launcher cleaning up.
+        let loud = format!(
+            "ValueError: shapes (3,) and (4,) not aligned
+{silent}"
+        );
+        assert_eq!(diagnose(&loud).memory, MemoryKind::None);
+    }
+
+    #[test]
+    fn memory_errors_in_the_plural_and_earlyooms_kill_report() {
+        let d = diagnose(
+            "Fatal Python error: Cannot recover from MemoryErrors while normalizing exceptions.
+",
+        );
+        assert_eq!((d.oom, d.memory), (true, Host));
+        let d = diagnose(
+            "earlyoom[812]: sending SIGTERM to process 4120 uid 1000 \"python\": badness 900, VmRSS 14000 MiB\n",
+        );
+        assert_eq!((d.oom, d.memory), (true, Host));
     }
 
     #[test]

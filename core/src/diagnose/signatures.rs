@@ -241,7 +241,12 @@ const MEMORY: &[Signature] = &[
     // R: "Error: cannot allocate vector of size 2.5 Gb".
     sig("r-cannot-allocate-vector", "cannot allocate vector of size", Oom(Host)),
     Signature { exact_case: true, boundary: Boundary::Word, ..generic("oom-word", "OOM", OomByContext(Host)) },
-    Signature { boundary: Boundary::Identifier, ..generic("python-memory-error", "MemoryError", OomByContext(Host)) },
+    // CPython's fatal error names them in the plural: "Cannot recover from MemoryErrors while normalizing exceptions."
+    Signature {
+        boundary: Boundary::Identifier,
+        also: &["MemoryErrors"],
+        ..generic("python-memory-error", "MemoryError", OomByContext(Host))
+    },
     generic("cpp-bad-alloc", "std::bad_alloc", OomByContext(Host)),
     generic("oom-killed", "OOM-killed", OomByContext(Host)),
     generic("oom-killed", "OOM killed", OomByContext(Host)),
@@ -282,6 +287,8 @@ const MEMORY: &[Signature] = &[
     sig("systemd-oomd-kill", "systemd-oomd killed", Oom(Host)),
     sig("systemd-oom-kill-result", "Failed with result 'oom-kill'", Oom(Host)),
     sig("earlyoom-kill", "low memory! at or below", Oom(Host)),
+    // earlyoom's kill report: "sending SIGTERM to process 1234 uid 1000 \"python\": badness 900, VmRSS 14000 MiB".
+    sig("earlyoom-kill", "\": badness ", Oom(Host)),
     sig("dask-memory-budget", "% memory budget", Oom(Host)),
     sig("ray-memory-threshold", "exceeds the memory usage threshold", Oom(Host)),
     // Ray's older memory monitor: "ray.memory_monitor.RayOutOfMemoryError: More than 95% of the memory on node".
