@@ -41,7 +41,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// Headroom deliberately reads the text otherwise than `corpus/LABELLING.md`.
 /// The audit by that guide marked most of them unsure and kept the label as
 /// collected. Scored like the rest; only exempt from the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 39] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 42] = [
     (
         "localcolabfold147-not-enough-gpu-memory-wrapper-ptxas",
         "ColabFold's 'Not Enough GPU memory?' question is a GPU suspect (rule 3); the audit kept 'none' as unsure",
@@ -116,8 +116,20 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 39] = [
         "rule 4 reads cuDNN's failed handle as a look-alike; Headroom keeps a GPU suspect, since TensorFlow's up-front grab leaves cuDNN no room (catalog G-15, F-19)",
     ),
     (
-        "llamacpp3414-metal-command-buffer-status-5-ggml-assert-no-oom-text",
-        "rule 4 reads Metal's command buffer status 5 as a look-alike; Headroom keeps a GPU suspect, the status a full unified memory returns",
+        "nmtchatbot69-tf-allocation-exceeds-10pct-system-memory",
+        "TensorFlow's 'exceeds 10% of free system memory' warning alone: the collector read a host suspect, two earlier entries (annif427, mlnet4090) a look-alike; Headroom follows the two",
+    ),
+    (
+        "cidashboards201-lambda-signal-killed-near-memory-size",
+        "Go's 'signal: killed' for the Lambda runtime is a launcher's SIGKILL (rule 2.4, as ollama9685); the collector kept a suspect of the function's limit, which an earlier call's peak came near",
+    ),
+    (
+        "langwatch3565-lambda-805-of-1024-extension-crash",
+        "805 of 1024 MB and an extension's crash: the collector read a suspect of the Lambda limit from the thread's account of a failed fork; the text shows no limit reached",
+    ),
+    (
+        "backendai1373-session-container-oom-detected-kernel-restart",
+        "'Out-of-memory detected!' from the session agent names no container limit (rule 5); the collector read job-limit from the thread's container, Headroom host",
     ),
     (
         "gemmatuner19-macos-exit-minus9-leaked-semaphore-suspect-jetsam",

@@ -105,6 +105,15 @@ pub(super) fn memcg_at_limit(line: &str) -> bool {
     }
 }
 
+/// AWS Lambda's REPORT line with the peak at the function's size: "Memory Size:
+/// 6000 MB  Max Memory Used: 6000 MB". A peak below it is a report of a healthy call.
+pub(super) fn lambda_at_size(line: &str) -> bool {
+    match (size_at(line, "Memory Size:"), size_at(line, "Max Memory Used:")) {
+        (Some(size), Some(used)) => size.0 < GARBAGE && used.0 >= size.0,
+        _ => false,
+    }
+}
+
 fn size_ending(text: &str, marker: &str) -> Option<Bytes> {
     size_before(text, find_ci(text, marker)?, Binary)
 }
@@ -174,6 +183,10 @@ impl Collector {
             "dask-worker-pausing" => keep_first(&mut n.job_limit, size_at(line, "Worker memory limit:")),
             "memory-limit-exceeded" => keep_first(&mut n.job_limit, size_at(line, "exceeded")),
             "memory-limit-of-exceeded" => keep_first(&mut n.job_limit, size_at(line, "Memory limit of")),
+            "lambda-memory-at-size" => {
+                keep_first(&mut n.job_limit, size_at(line, "Memory Size:"));
+                keep_first(&mut n.rss, size_at(line, "Max Memory Used:"));
+            }
             "htcondor-memory-hold" if find_ci(line, "megabytes").is_some() => {
                 let mib = |marker| after(line, marker).and_then(leading_integer).map(|m| Bytes(m << 20));
                 keep_first(&mut n.job_limit, mib("memory limit of"));

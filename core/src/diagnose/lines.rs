@@ -47,13 +47,36 @@ pub fn clean(segment: &str) -> String {
 /// A bare `Killed` (what a shell prints when its child gets SIGKILL, in any
 /// of [`KILLED_WORDS`]' languages), or a shell job report such as `line 28:
 /// 8156 Killed   python3 main.py` or `[1]+  已杀死   nohup python …`, after
-/// any docker-compose (`trainer-1  | `) or rank (`[rank3]: `) prefix.
+/// any docker-compose (`trainer-1  | `), rank (`[rank3]: `) or timestamp prefix.
 pub fn is_shell_killed(segment: &str) -> bool {
     let cleaned = clean(segment);
-    let t = cleaned.rsplit(" | ").next().unwrap_or(&cleaned);
-    // A line pasted as markdown inline code, emphasis or a quote: `Killed`, **Killed**, > Killed.
-    let t = t.rsplit("]: ").next().unwrap_or(t).trim().trim_start_matches('>').trim().trim_matches(['`', '*']).trim();
-    KILLED_WORDS.iter().any(|word| t == *word || job_report(t, word) || after_progress_bar(t, word))
+    // The bar is a docker-compose prefix's, or the shell's own in a pipeline's
+    // job report (`19 Killed     | samtools sort`): the line is read whole and after each.
+    let after_bars = cleaned.match_indices(" | ").map(|(at, bar)| &cleaned[at + bar.len()..]);
+    std::iter::once(cleaned.as_str()).chain(after_bars).any(|t| {
+        let t = without_timestamp(t.rsplit("]: ").next().unwrap_or(t).trim());
+        // A line pasted as markdown inline code, emphasis or a quote: `Killed`, **Killed**, > Killed.
+        let t = t.trim_start_matches('>').trim().trim_matches(['`', '*']).trim();
+        KILLED_WORDS.iter().any(|word| t == *word || job_report(t, word) || after_progress_bar(t, word))
+    })
+}
+
+/// Without the date and time a line opens with: `docker logs -t`'s
+/// `2024-03-01T12:00:00.123456789Z`, a logger's `2024-03-01 12:00:00,123`.
+fn without_timestamp(t: &str) -> &str {
+    let mut rest = t;
+    for _ in 0..3 {
+        let word = rest.split_whitespace().next().unwrap_or("");
+        let digits = word.bytes().filter(u8::is_ascii_digit).count();
+        let stamp = digits >= 4
+            && word.contains([':', '-', '/'])
+            && word.bytes().all(|b| b.is_ascii_digit() || b"-:.,/TZ+[]".contains(&b));
+        if !stamp {
+            break;
+        }
+        rest = rest[word.len()..].trim_start();
+    }
+    rest
 }
 
 /// A line that is only an exception's (dotted) class name ending in Error:
@@ -276,6 +299,11 @@ mod tests {
         assert!(!is_shell_killed("已杀死服务器进程: 1234"), "a sentence, not a shell report");
         assert!(!is_shell_killed("Всего врагов Убито: 3"));
         assert!(is_shell_killed("`Killed`"));
+        assert!(is_shell_killed("2024-03-01T12:00:00.123456789Z Killed"), "docker logs -t");
+        assert!(is_shell_killed("[2024-03-01 12:00:00,123] Killed"));
+        // ncov2019articnf30: a pipeline's job report, the bar the shell's own.
+        assert!(is_shell_killed("          19 Killed                  | samtools sort -o x.sorted.bam"));
+        assert!(!is_shell_killed("2024-03-01 12:00:00 Killed process 1234 (python)"));
         assert!(is_zsh_job_killed("[1]    9301 killed     python3 scripts/dream.py "));
         assert!(is_zsh_job_killed("[2]  + 77 killed     python train.py"));
         assert!(!is_zsh_job_killed("[1] worker 9301 killed by the supervisor"));

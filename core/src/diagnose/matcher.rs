@@ -169,6 +169,16 @@ pub(super) fn matches_here(signature: &Signature, line: &str, start: usize, end:
         "bare-exception" => lines::is_bare_exception(segment()),
         "alloc-buffer-failed" => scan::find_ci(segment(), "failed to allocate").is_some(),
         "memory-limit-of-exceeded" => scan::find_ci(segment(), "exceeded").is_some(),
+        "lambda-memory-at-size" => figures::lambda_at_size(segment()),
+        // "This could be caused by a segmentation fault ... or by an excessive memory usage"
+        // (loky) names a segfault as one possibility, not as what happened.
+        "segfault" => !line[..start].trim_end().ends_with("caused by a"),
+        // loky names the workers' exit codes after its list of causes: a signal other than
+        // SIGKILL ("{SIGSEGV(-11)}") answers the list, and not with memory.
+        "loky-worker-terminated" => {
+            const OTHER_SIGNALS: [&str; 4] = ["SIGSEGV(", "SIGBUS(", "SIGABRT(", "SIGILL("];
+            !OTHER_SIGNALS.iter().any(|s| segment().contains(s))
+        }
         // A memory quota (Heroku's R14/R15) is memory, not a cloud quota.
         "quota-exceeded" => scan::find_ci(segment(), "Memory quota").is_none(),
         // R's allocator names its own vectors: "cannot allocate vector of size", "vector memory exhausted".

@@ -104,10 +104,11 @@ pub(super) const PHRASES: &[Signature] = &[
         ..phrase("exit-137-phrase", "137")
     },
     // A negative status is a signal: "returned non-zero exit status -9" (Python's subprocess),
-    // "Process exited with code -9".
+    // "ERROR: error code -9" (DIGITS): a parent reporting its child's SIGKILL, as a
+    // launcher's "exitcode: -9" (corpus/LABELLING.md rule 2.4).
     Signature {
         boundary: Boundary::Word,
-        meaning: Meaning::Suspect(MemoryKind::Host),
+        meaning: Meaning::Oom(MemoryKind::Host),
         ..phrase("exit-minus-9-phrase", "-9")
     },
     // DeepSpeed's launcher kills every rank once one has died: with no failure in the log,
@@ -450,10 +451,10 @@ mod tests {
     }
 
     #[test]
-    fn a_negative_status_is_a_kill_and_a_launchers_kill_speaks_only_in_silence() {
+    fn a_negative_status_is_a_launchers_kill_and_a_launchers_kill_speaks_only_in_silence() {
         // Python's subprocess: "returned non-zero exit status -9".
         let line = "subprocess.CalledProcessError: Command '['python', 'train.py']' returned non-zero exit status -9.";
-        assert_eq!(reading(line), Some(("exit-minus-9-phrase", suspect(Host))), "{line}");
+        assert_eq!(reading(line), Some(("exit-minus-9-phrase", oom(Host))), "{line}");
         assert_eq!(reading("lr -9e-4 step 3"), None);
         // deepspeed1956: the launcher's kill with nothing before it is a suspect ...
         let silent = "[INFO] [launch.py:178:sigkill_handler] Killing subprocess 97277

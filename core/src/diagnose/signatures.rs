@@ -170,9 +170,6 @@ const MEMORY: &[Signature] = &[
     sig("intel-out-of-resources", "ERROR_OUT_OF_RESOURCES", Suspect(Gpu)),
     exact("vulkan-oom", "ErrorOutOfHostMemory", Oom(Host)),
     sig("metal-oom", "(IOAF code 8)", Oom(Gpu)),
-    // Older llama.cpp/ggml Metal code printed only "command buffer 0 failed with status 5"
-    // (MTLCommandBufferStatusError), which is how a full unified memory showed there.
-    sig("metal-command-buffer-error", "command buffer 0 failed with status 5", Suspect(Gpu)),
     // DirectML: a failed D3D12 CreateCommittedResource is the device heap refusing a buffer.
     sig("d3d12-create-resource", "CreateCommittedResource", Suspect(Gpu)),
     // PaddlePaddle 1.x: "Expected allocating <= available, but received allocating:5403593101 > available:5300944640."
@@ -306,6 +303,16 @@ const MEMORY: &[Signature] = &[
     // Hugging Face datasets' map with num_proc: "One of the subprocesses has abruptly died
     // during map operation", usually a worker the OOM killer took.
     sig("datasets-map-worker-died", "abruptly died", Suspect(Host)),
+    // concurrent.futures' BrokenProcessPool: "A process in the process pool was terminated
+    // abruptly while the future was running or pending": the same death, in the standard library.
+    sig("process-pool-broken", "terminated abruptly", Suspect(Host)),
+    // loky's TerminatedWorkerError lists the causes: "This could be caused by a segmentation
+    // fault while calling the function or by an excessive memory usage causing the Operating
+    // System to kill the worker" (a signal it names, SIGSEGV(-11), settles it as a look-alike).
+    sig("loky-worker-terminated", "excessive memory usage causing", Suspect(Host)),
+    // AWS Lambda's REPORT line with the peak at the function's memory size
+    // ("Memory Size: 6000 MB  Max Memory Used: 6000 MB"): the limit was reached.
+    sig("lambda-memory-at-size", "Max Memory Used:", Suspect(JobLimit)),
     // CMS WMAgent's watchdog: "Job has exceeded maxPSS: 16000 MB", then it kills the step.
     sig("wmagent-max-pss", "exceeded maxPSS", Oom(JobLimit)),
     // A launcher's report that its child got SIGKILL is the OOM killer, as the lab's
@@ -455,8 +462,9 @@ const MEMORY: &[Signature] = &[
     // Moab warns at a soft limit: the job was not killed.
     sig("moab-soft-limit", "usage soft limit", Suspect(JobLimit)),
     sig("kernel-oom-constraint-memcg", "constraint=CONSTRAINT_MEMCG", Oom(JobLimit)),
-    // "OOMKilled" in a pod's state, "OOMKill" in a restart reason.
-    exact("k8s-oomkilled", "OOMKill", Oom(JobLimit)),
+    // "OOMKilled" in a pod's state, "OOMKill" in a restart reason, and the
+    // kubelet's first spelling of the reason, "reason": "OOM Killed".
+    Signature { also: &["\"OOM Killed\""], ..exact("k8s-oomkilled", "OOMKill", Oom(JobLimit)) },
     // A shell's job report (`line 28:  8156 Killed   python3 main.py`) or a bare
     // `Killed`, in any of its translations: SIGKILL, almost always the OOM killer.
     Signature { also: KILLED_WORDS.split_at(1).1, ..exact("bare-killed", KILLED_WORDS[0], Oom(Host)) },

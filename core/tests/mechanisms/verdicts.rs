@@ -19,6 +19,10 @@ fn a_launchers_sigkill_is_an_oom_a_bare_exit_code_a_suspect() {
         ("cppo6-accelerate-deepspeed-launcher-grpo-sigkill-root-cause", true),
         ("arjuna48-srun-task-killed-force-terminated-no-oom-text", true),
         ("gpt4all1522-accelerate-calledprocesserror-died-with-sigkill", true),
+        // DIGITS reporting its Caffe child's status: "ERROR: error code -9".
+        ("digits1362-detectnet-cpu-caffe-error-code-minus9", true),
+        // A pipeline's job report under Nextflow: "19 Killed    | samtools sort -o ...".
+        ("ncov2019articnf30-readmapping-137-samtools-sort-killed", true),
         ("bigdata118-k8s-exec-hook-exited-137-not-oom-chinese", false),
         ("flyte2376-demo-cluster-exit-137-reason-error-oomkilled-false", false),
         ("arjuna137-slurmctld-wtermsig9-kill-bot", false),
@@ -285,15 +289,35 @@ fn suspects_named_by_their_tools() {
     let map = corpus("llamafactory5308-chinese-prose-map-subprocess-abruptly-died");
     assert_eq!((map.oom, map.memory), (false, MemoryKind::Host));
     assert_eq!(map.fixes[0].id, "fewer_workers");
-    // Old ggml Metal: "command buffer 0 failed with status 5"; DirectML: CreateCommittedResource.
+    // DirectML: CreateCommittedResource.
+    let dml = corpus("directml281-createcommittedresource-check-failed");
+    assert_eq!((dml.oom, dml.memory, dml.fixes[0].id), (false, MemoryKind::Gpu, "reduce_batch"));
+    // Metal's bare "command buffer 0 failed with status 5" names no memory (rule 4).
     for id in [
         "llamacpp3414-metal-command-buffer-status-5-ggml-assert-no-oom-text",
-        "directml281-createcommittedresource-check-failed",
+        "llamacpp8886-metal-main-gpu-submissions-ignored-status-5",
     ] {
         let r = corpus(id);
-        assert_eq!((r.oom, r.memory), (false, MemoryKind::Gpu), "{id}");
-        assert_eq!(r.fixes[0].id, "reduce_batch", "{id}");
+        assert_eq!((r.oom, r.memory), (false, MemoryKind::None), "{id}");
     }
+    // concurrent.futures: "A process in the process pool was terminated abruptly".
+    let pool = corpus("spyglass153-sorting-brokenprocesspool-terminated-abruptly");
+    assert_eq!((pool.oom, pool.memory), (false, MemoryKind::Host));
+    // loky lists a segfault and excessive memory as possible causes; exit codes
+    // EXIT(2) leave the memory suspect, SIGSEGV(-11) answers the list.
+    let loky = corpus("node2vec27-loky-terminatedworker-exit2-workers10");
+    assert_eq!((loky.oom, loky.memory), (false, MemoryKind::Host));
+    let segv = corpus("gcpy86-loky-terminatedworker-sigsegv-minus11");
+    assert_eq!((segv.oom, segv.memory), (false, MemoryKind::None));
+    // AWS Lambda's REPORT with "Max Memory Used" at the "Memory Size": the limit was reached.
+    let lambda = corpus("macondo294-lambda-max-memory-used-equals-size");
+    assert_eq!((lambda.oom, lambda.memory, lambda.numbers.job_limit), (false, MemoryKind::JobLimit, Some(6000 << 20)));
+    // Far below it, the REPORT line is a healthy call's.
+    let healthy = corpus("awslambdadotnet480-runtime-exit-status-137-18mb");
+    assert_eq!((healthy.oom, healthy.memory), (false, MemoryKind::Host));
+    // The kubelet's first spelling of the reason: "reason": "OOM Killed".
+    let k8s = corpus("k8s3044-kubelet-termination-reason-oom-killed");
+    assert_eq!((k8s.oom, k8s.memory), (true, MemoryKind::JobLimit));
     // CMS WMAgent's watchdog: "Job has exceeded maxPSS: 16000 MB".
     let pss = corpus("cmssw46040-wmagent-maxpss-16000mb-performance-monitor-kill");
     assert_eq!((pss.oom, pss.memory), (true, MemoryKind::JobLimit));
