@@ -128,6 +128,10 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 42] = [
         "805 of 1024 MB and an extension's crash: the collector read a suspect of the Lambda limit from the thread's account of a failed fork; the text shows no limit reached",
     ),
     (
+        "vllm15664-databricks-exit-code-137-sigkill-may-be-oom",
+        "the reporter's prose pasted above the error says 'I immediately get OOM'; the collector read it as prose and kept the hedged exit 137 a suspect, Headroom reads the word OOM",
+    ),
+    (
         "backendai1373-session-container-oom-detected-kernel-restart",
         "'Out-of-memory detected!' from the session agent names no container limit (rule 5); the collector read job-limit from the thread's container, Headroom host",
     ),
@@ -162,10 +166,6 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 42] = [
     (
         "sglang7691-rocm-dp8-profiled-kv-tokens-negative-561981",
         "an OOM only by reading a negative profiled KV token count; no line says memory ran out",
-    ),
-    (
-        "algoperf217-criteo-jax-8gpu-bfc-oom-interleaved-ranks",
-        "only the BFC allocator's warnings, which TensorFlow issues also when it goes on; the collector read them as the failure",
     ),
     (
         "flax445-tf-grabs-gpu-jax-cublas-status-not-initialized",

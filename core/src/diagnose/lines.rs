@@ -165,7 +165,9 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
     // A serving stack's prefill batch runs on the accelerator.
     // An accelerator's "DRAM buffer" (Tenstorrent's banks) is its own memory.
     // The GPU math libraries' workspaces: "rocBLAS error: Could not allocate memory".
-    const DEVICE: [&str; 28] = [
+    // TensorRT's logger tags its builder's lines "[TRT]": its workspace is the device's.
+    const DEVICE: [&str; 29] = [
+        "[TRT]",
         "cuda",
         "gpu",
         "hip",

@@ -246,6 +246,7 @@ pub(super) fn logical_line_end(text: &str, m: &Matcher, match_end: usize) -> usi
     let end_of = |from: usize| memchr::memchr3(b'\n', b'\r', b'\0', &bytes[from..]).map_or(bytes.len(), |i| from + i);
     let mut start = record_start(bytes, match_end.saturating_sub(1));
     let mut end = end_of(match_end.saturating_sub(1).max(start));
+    let width = wrap::terminal_width(&text[start..], end - start);
     for _ in 0..wrap::MAX_CONTINUATION {
         // Only a line break (\n or \r\n) can be a wrap.
         let newline = match (bytes.get(end), bytes.get(end + 1)) {
@@ -255,7 +256,8 @@ pub(super) fn logical_line_end(text: &str, m: &Matcher, match_end: usize) -> usi
         };
         let next_end = end_of(newline + 1);
         let (line, next) = (&text[start..end], &text[newline + 1..next_end]);
-        if !(wrap::continues(line, next) || needle_crosses(text, m, newline)) {
+        let full_row = width.is_some_and(|w| wrap::fills(line, w));
+        if !(full_row || wrap::continues(line, next) || needle_crosses(text, m, newline)) {
             break;
         }
         start = newline + 1;

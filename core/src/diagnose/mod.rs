@@ -264,16 +264,23 @@ impl Diagnoser {
         let mut from = 0;
         while from < limit {
             let Some(first) = m.automaton.find(aho_corasick::Input::new(text).range(from..)) else { break };
-            let line_start = record_start(bytes, first.start());
-            if line_start >= limit {
+            let found_on = record_start(bytes, first.start());
+            if found_on >= limit {
                 break;
             }
+            // A message the terminal cut at its width starts on the rows before.
+            let line_start = wrap::first_row(text, found_on, from);
             let line_end = logical_line_end(text, m, first.end());
             line_no += memchr::memchr_iter(b'\n', &bytes[counted_to..line_start]).count();
             counted_to = line_start;
             let line = wrap::join(&text[line_start..line_end]);
-            // Nothing ends before the first match, so nothing starts more than a needle's length before it.
-            let mut scan_from = (first.end() - line_start).saturating_sub(m.longest).min(line.len());
+            // Nothing ends before the first match, so nothing starts more than a needle's
+            // length before it (on rows joined before it, anything may).
+            let mut scan_from = if line_start < found_on {
+                0
+            } else {
+                (first.end() - line_start).saturating_sub(m.longest).min(line.len())
+            };
             while !line.is_char_boundary(scan_from) {
                 scan_from -= 1;
             }
@@ -343,9 +350,11 @@ impl Diagnoser {
             (Some(Hedge::CauseList), Meaning::Oom(kind)) => meaning = Meaning::Suspect(kind),
             _ => {}
         }
-        // "Not Enough GPU memory?": a question is a suspicion, not proof.
+        // "Not Enough GPU memory?": a question is a suspicion, not proof. So is a line
+        // that says what it skipped and goes on (TensorRT's "Skipping tactic 1 due to
+        // insufficient memory", the build trying its other tactics).
         if let Meaning::Oom(kind) = meaning {
-            if text[end..].starts_with('?') {
+            if text[end..].starts_with('?') || segment.contains("Skipping tactic") {
                 meaning = Meaning::Suspect(kind);
             }
         }

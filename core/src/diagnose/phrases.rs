@@ -37,6 +37,9 @@ const RUNNING_OUT: &[&str] = &[
     // A common misspelling in apps' own banners ("you have unsufficient VRAM").
     "unsufficient",
     "not enough",
+    // "you may not have enough available memory" (ollama), "doesn't have enough RAM".
+    "not have enough",
+    "n't have enough",
     "too little",
     "exhausted",
     "exhaustion",
@@ -132,7 +135,12 @@ pub(super) fn reads(id: &str, line: &str, start: usize, end: usize) -> bool {
     let offset = segment.as_ptr() as usize - line.as_ptr() as usize;
     let (start, end) = (start - offset, end - offset);
     match id {
-        "memory-phrase" => memory_word_near(segment, start, end) && !names_another_cause(segment),
+        // The phrase's own "not" ("does not have enough") denies nothing: only the words around it can.
+        "memory-phrase" => {
+            memory_word_near(segment, start, end)
+                && !names_another_cause(&segment[..start])
+                && !names_another_cause(&segment[end..])
+        }
         "allocation-phrase" => {
             // "allocation of size N" says nothing failed until the line says so.
             let failed = !segment[start..end].eq_ignore_ascii_case("allocation of")

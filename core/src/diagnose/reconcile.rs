@@ -1,7 +1,8 @@
 //! Evidence that changes what other evidence proves, once the whole log is
 //! read: who sent a SIGKILL, which device a "No space left" filled, a
 //! permission error behind a shared-memory segment, a runtime that fell back
-//! and went on after its OOM, the device TensorFlow names after its OOM.
+//! and went on after its OOM, the device TensorFlow names after its OOM, an
+//! allocator line that the next one calls "not a failure".
 
 use super::figures::Numbers;
 use super::{first_seen, lines, lookalikes, Diagnoser};
@@ -46,15 +47,31 @@ impl Diagnoser {
         fn message(text: &str) -> &str {
             find_ci(text, "OOM when allocating").map_or(text, |at| &text[at..])
         }
-        let unnamed =
-            || self.evidence.iter().filter(|e| e.rank.0 == 0).all(|e| lines::memory_named(message(&e.text)).is_none());
+        // The pinned host allocator's own line ("Allocator (cuda_host_bfc) ran out") is the host's already.
+        let host_allocator = |e: &super::Evidence| e.signature == "tf-bfc-ran-out" && e.text.contains("_host_bfc");
+        let unnamed = || {
+            self.evidence
+                .iter()
+                .filter(|e| e.rank.0 == 0 && !host_allocator(e))
+                .all(|e| lines::memory_named(message(&e.text)).is_none())
+        };
         // The first node named is the op that failed; later ones copy its tensors (`_Recv`).
         let on_cpu = match (self.saw("tf-node-on-cpu"), self.saw("tf-node-on-gpu")) {
             (Some(cpu), gpu) => gpu.is_none_or(|gpu| cpu < gpu),
             (None, _) => false,
         };
-        if on_cpu && self.oom_kinds.iter().all(|(k, _)| *k == MemoryKind::Gpu) && unnamed() {
+        if on_cpu && self.oom_kinds.iter().all(|(k, _)| matches!(k, MemoryKind::Gpu | MemoryKind::Host)) && unnamed() {
             self.oom_kinds.iter_mut().for_each(|(k, _)| *k = MemoryKind::Host);
+        }
+        // TensorFlow's BFC line, word-wrapped, says "not a failure" on the next line:
+        // where it is all the proof, the caller retried with less.
+        let oom_lines = || self.evidence.iter().filter(|e| e.rank.0 == 0);
+        if self.saw("tf-allocator-warning").is_some()
+            && oom_lines().next().is_some()
+            && oom_lines().all(|e| e.signature == "tf-bfc-ran-out")
+        {
+            self.suspect = Some((MemoryKind::Gpu, "tf-allocator-warning"));
+            self.oom_kinds.clear();
         }
         // A SIGKILL whose sender the log names (a time limit, preemption, a
         // code-signature check) was not the OOM killer's.

@@ -111,6 +111,13 @@ pub(super) const fn concat<const N: usize>(tables: [&[Signature]; 4]) -> [Signat
 pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
     match id {
         "memcg-usage-limit" if memcg_at_limit(segment) => Meaning::Oom(MemoryKind::JobLimit),
+        // Julia's Base exception, printed as its constructor: "ERROR: LoadError: OutOfMemoryError()"
+        // (CUDA.jl's is OutOfGPUMemoryError).
+        "out-of-memory-error" if segment.contains("OutOfMemoryError()") => Meaning::Oom(MemoryKind::Host),
+        // The caller retries with less: a suspicion until an OOM error follows.
+        "tf-bfc-ran-out" if find_ci(segment, "not a failure").is_some() => Meaning::Suspect(MemoryKind::Gpu),
+        // Its allocator for pinned host buffers: "Allocator (cuda_host_bfc) ran out of memory".
+        "tf-bfc-ran-out" if find_ci(segment, "_host_bfc").is_some() => Meaning::Oom(MemoryKind::Host),
         // PyTorch's /torch_<pid>_<n> segments live in /dev/shm: ENOSPC there is a full /dev/shm.
         "torch-shm-file" if find_ci(segment, "No space left on device").is_some() => Meaning::Oom(MemoryKind::Shm),
         // ENOSPC on a file the line places in /dev/shm (NCCL's "failed to extend /dev/shm/nccl-..."):

@@ -115,9 +115,9 @@ const MEMORY: &[Signature] = &[
     sig("tpu-hbm-oom", "That was not possible", OomByContext(Gpu)),
     sig("tf-oom-allocating", "OOM when allocating tensor", OomByContext(Gpu)),
     sig("tf-internal-oom", "Internal: out of memory", Oom(Gpu)),
-    // TensorFlow's BFC allocator says this before a real OOM and also when it is
-    // "not a failure": only a suspect until an OOM error follows.
-    sig("tf-bfc-ran-out", "ran out of memory trying to allocate", Suspect(Gpu)),
+    // TensorFlow's BFC allocator running out (LABELLING.md rule 2.1), unless the same
+    // message goes on "The caller indicates that this is not a failure" (signature::refined).
+    sig("tf-bfc-ran-out", "ran out of memory trying to allocate", Oom(Gpu)),
     // cuDNN's algorithm search fails when it cannot get workspace memory.
     sig("cudnn-no-algorithm", "Unable to find a valid cuDNN algorithm", Suspect(Gpu)),
     sig("cudnn-no-algorithm", "determine best cudnn convolution", Suspect(Gpu)),
@@ -319,7 +319,7 @@ const MEMORY: &[Signature] = &[
     // fixture colossalai3172 labels it (corpus/LABELLING.md rule 2.4): torchrun's
     // "exitcode: -9" (its failure summary aligns the field: "exitcode  : -9"),
     // DeepSpeed's "return code = -9", mpirun's "exited on signal 9 (Killed)",
-    // Python's subprocess "died with <Signals.SIGKILL: 9>" (accelerate launch), Airflow's
+    // Python's subprocess "died with <Signals.SIGKILL: 9>" (accelerate launch), gcc's driver, Airflow's
     // task runner "signal=-9: signal_name=\"SIGKILL\"".
     Signature {
         also: &[
@@ -329,6 +329,10 @@ const MEMORY: &[Signature] = &[
             "Signals.SIGKILL",
             "signal_name=\"SIGKILL\"",
             "Negsignal.SIGKILL",
+            // gcc's driver on its compiler proper: "internal compiler error: Killed (program
+            // cc1plus)", "fatal error: Killed signal terminated program cc1plus".
+            "compiler error: Killed (program",
+            "Killed signal terminated program",
         ],
         ..sig("sigkill-launcher", "exitcode: -9", Oom(Host))
     },

@@ -302,11 +302,31 @@ fn runtimes_say_it_in_their_own_words() {
         ("Caused by: OutOfMemoryError: GC overhead limit exceeded\n", MemoryKind::Host),
         // TensorFlow's OOM names no device; its pinned host allocator's line does (tensorflow#11915).
         ("W op_kernel.cc:1192] Resource exhausted: OOM when allocating tensor with shape[1000,1000,250,4]\nW bfc_allocator.cc:273] Allocator (cuda_host_bfc) ran out of memory trying to allocate 3.72GiB.  Current allocation summary follows.\n", MemoryKind::Host),
+        // TensorFlow's BFC allocator running out is the OOM, where it does not call it "not a failure".
+        ("W bfc_allocator.cc:479] Allocator (GPU_0_bfc) ran out of memory trying to allocate 18.44GiB (rounded to 19805393664)requested by op\n", MemoryKind::Gpu),
+        // Julia's Base exception, on the host; gcc's driver on its compiler's SIGKILL.
+        ("ERROR: LoadError: OutOfMemoryError()\nStacktrace:\n", MemoryKind::Host),
+        ("c++: internal compiler error: Killed (program cc1plus)\nPlease submit a full bug report,\n", MemoryKind::Host),
+        ("g++: fatal error: Killed signal terminated program cc1plus\ncompilation terminated.\n", MemoryKind::Host),
     ];
     for (log, memory) in cases {
         let d = run(log);
         assert_eq!((d.oom, d.memory), (true, memory), "{log}");
     }
+    // The BFC line that says "not a failure", on its line or word-wrapped to the next (tffrcnn68),
+    // and TensorRT skipping a tactic to try the others: suspects.
+    for log in [
+        "W bfc_allocator.cc:217] Allocator (GPU_0_bfc) ran out of memory trying to allocate 2.59GiB. The caller indicates that this is not a failure, but may mean that there could be performance gains if more memory is available.\n",
+        "W bfc_allocator.cc:217]\n Allocator (GPU_0_bfc) ran out of memory trying to allocate 2.59GiB. The\n caller indicates that this is not a failure, but may mean that there\n",
+        "[W] [TRT] Skipping tactic 1 due to insufficient memory on requested size of 2359296 detected for tactic 0x268494f0a1c83de3.\n",
+    ] {
+        let d = run(log);
+        assert_eq!((d.oom, d.memory), (false, MemoryKind::Gpu), "{log}");
+    }
+    // "may not have enough" (ollama) hedges; the phrase's own "not" denies nothing.
+    let d = run("Error: llama runner exited, you may not have enough available memory to run this model?\n");
+    assert_eq!((d.oom, d.memory), (false, MemoryKind::Host));
+    assert!(run("RuntimeError: the GPU does not have enough memory for this model\n").oom);
     // The word in other words: a setting, an identifier, advice.
     for log in ["oom_score_adj=1000\n", "OOMKilled: false\n", "Tip: to avoid OOM, lower the batch size\n"] {
         assert!(!run(log).oom, "{log}");

@@ -1,22 +1,100 @@
 //! Messages broken across lines by a terminal or a web page: "…Resource
 //! exhausted: Out \nof memory while trying to allocate…", "Tried to allocate
-//! 16.9\n4 GiB". Two general mechanisms, not one rule per log:
+//! 16.9\n4 GiB". Three general mechanisms, not one rule per log:
 //!
-//! - every needle that decides a diagnosis or names a figure is also searched
-//!   for broken at each inner position ([`broken`]), so the line is found,
-//!   and a match that spans a break joins the two lines;
+//! - every generic needle is also searched for broken at each inner position
+//!   ([`broken`]), so the line is found, and a match that spans a break joins
+//!   the two lines;
 //! - a line that was found is read together with the next one when the break
-//!   cuts a figure ([`continues`]), joined without the break ([`join`]).
+//!   cuts a figure ([`continues`]), joined without the break ([`join`]);
+//! - where the rows show the terminal's width ([`terminal_width`]), a row that
+//!   fills it goes on in the next, and the rows before a match that fill it
+//!   are the message's start ([`first_row`]).
 //!
-//! Without the terminal's width nothing else is safe to join: log records
-//! follow each other with nothing between them too ("…6291456 bytes" then
-//! "ng30903:3063028:…").
+//! Nothing else is safe to join: log records follow each other with nothing
+//! between them too ("…6291456 bytes" then "ng30903:3063028:…").
 
 use std::borrow::Cow;
 
 /// At most this many lines continue one message (a 600-character PyTorch
 /// message wrapped at 80 columns takes 8).
 pub const MAX_CONTINUATION: usize = 10;
+
+/// Narrower than this, a row of the same length as another is a coincidence.
+const MIN_WIDTH: usize = 60;
+
+/// The terminal's width, where `text` (from a line start; its first line ends
+/// at `first_end`) shows one: the first line is at least MIN_WIDTH characters,
+/// another of the next MAX_CONTINUATION lines has exactly as many (or the
+/// first has the default terminal's 80), and none has more. A terminal cuts
+/// every row of a long message at that column, so a row that fills it goes on
+/// in the next. Table rows and rules (`| … |`, `=====`) fill their width too,
+/// and are never a wrap.
+pub fn terminal_width(text: &str, first_end: usize) -> Option<usize> {
+    let first = text[..first_end].strip_suffix('\r').unwrap_or(&text[..first_end]);
+    let width = columns(first);
+    if width < MIN_WIDTH || is_table_row(first) {
+        return None;
+    }
+    let rows = text[first_end..].split('\n').skip(1).take(MAX_CONTINUATION).map(|r| r.strip_suffix('\r').unwrap_or(r));
+    let mut again = false;
+    for row in rows {
+        match columns(row) {
+            n if n > width => return None,
+            n if n == width && !is_table_row(row) => again = true,
+            _ => {}
+        }
+    }
+    (again || width == DEFAULT_WIDTH).then_some(width)
+}
+
+/// The width a terminal opens with: a message's last two rows show no other.
+const DEFAULT_WIDTH: usize = 80;
+
+/// Where the message on the row starting at `row` starts: the first of the
+/// rows before it that fill the terminal's width, back to `floor` (what was
+/// read already) and at most MAX_CONTINUATION rows.
+pub fn first_row(text: &str, row: usize, floor: usize) -> usize {
+    let mut start = row;
+    for _ in 0..MAX_CONTINUATION {
+        if start == 0 || start <= floor {
+            break;
+        }
+        let end = start - 1; // the previous row's line break
+        let prev = text[..end].rfind('\n').map_or(0, |i| i + 1);
+        if prev < floor {
+            break;
+        }
+        let Some(width) = terminal_width(&text[prev..], end - prev) else { break };
+        if !fills(&text[prev..end], width) {
+            break;
+        }
+        start = prev;
+    }
+    start
+}
+
+/// Whether `line` is a row the terminal cut at `width`: text up to the edge.
+/// A row padded with spaces to the edge (a tmux copy) ended before it.
+pub fn fills(line: &str, width: usize) -> bool {
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    columns(line) == width && !line.ends_with(char::is_whitespace)
+}
+
+/// Characters a line takes on a terminal (one column each: wide CJK
+/// characters make a row that is full before its width, and is read as not).
+pub fn columns(line: &str) -> usize {
+    line.strip_suffix('\r').unwrap_or(line).chars().count()
+}
+
+/// `| 0  N/A  N/A  1234  C  python  10240MiB |`, `+-----+`, `=====`: rows of a
+/// table or a rule, the same width by design.
+fn is_table_row(line: &str) -> bool {
+    let t = line.trim();
+    let framed = (t.starts_with('|') && t.ends_with('|')) || (t.starts_with('+') && t.ends_with('+'));
+    let rule = t.chars().filter(|c| c.is_alphanumeric()).count() * 4 < t.chars().count();
+    framed || rule
+}
 
 /// `needle` with a line break at every inner character boundary: where a
 /// fixed-width wrap can cut it. (A `\r\n` break is not searched for: pasted
@@ -114,6 +192,30 @@ mod tests {
             "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 16.94 GiB."
         );
         assert_eq!(join("a\r\nb\r"), "ab");
+    }
+
+    #[test]
+    fn rows_cut_at_the_terminals_width() {
+        // pipedream28, cut at 80 columns: the row fills the width and goes on.
+        let log = "ERROR: Unexpected bus error encountered in worker. This might be caused by insuf\nficient shared memory (shm).\nnext";
+        let first_end = log.find('\n').unwrap();
+        assert_eq!(terminal_width(log, first_end), Some(80));
+        assert!(fills(&log[..first_end], 80));
+        // A row padded with spaces to the edge (algoperf137's tmux copy) ended before it.
+        assert!(!fills(&format!("{}{}", "x".repeat(70), " ".repeat(10)), 80));
+        // Another width needs a second row of it; a longer row rules it out.
+        let two = format!("{}\n{}\n{}", "a".repeat(100), "b".repeat(40), "c".repeat(100));
+        assert_eq!(terminal_width(&two, 100), Some(100));
+        let longer = format!("{}\n{}\n{}", "a".repeat(100), "b".repeat(100), "c".repeat(120));
+        assert_eq!(terminal_width(&longer, 100), None);
+        assert_eq!(terminal_width(&format!("{}\nb", "a".repeat(100)), 100), None, "one row of 100 is no width");
+        // Table rows and rules fill their width by design.
+        let table = format!("|{}|\n|{}|", " 0  python  10240MiB ".repeat(3), " 1  python   2048MiB ".repeat(3));
+        assert_eq!(terminal_width(&table, table.find('\n').unwrap()), None);
+        // The rows before a match that fill the width are the message's start.
+        let rows = format!("{}\n{}\ntail\n", "a".repeat(80), "b".repeat(80));
+        assert_eq!(first_row(&rows, 81, 0), 0);
+        assert_eq!(first_row(&rows, 81, 81), 81, "not back past what was read");
     }
 
     #[test]

@@ -453,3 +453,28 @@ fn small_machines_platforms_and_new_runtimes() {
         assert_eq!((r.oom, r.memory), (oom, memory), "{id}");
     }
 }
+
+#[test]
+fn rows_cut_at_a_terminals_width_and_what_they_say_whole() {
+    // 163 columns, padded by tmux: "ran out of memory trying to alloca|te 18.44GiB" is one
+    // message, TensorFlow's BFC allocator running out (rule 2.1), with its request read whole.
+    let tmux = corpus("algoperf137-fastmri-jax-bfc-18gib-terminal-wrapped");
+    assert_eq!((tmux.oom, tmux.memory, tmux.numbers.requested), (true, MemoryKind::Gpu, Some(gib(18.44))));
+    // Word-wrapped, its next row calls it "not a failure": a suspect.
+    let retried = corpus("tffrcnn68-bfc-not-a-failure-warnings-wrapped");
+    assert_eq!((retried.oom, retried.memory), (false, MemoryKind::Gpu));
+    // TensorRT skipping tactics for want of workspace, then failing for another reason.
+    let trt = corpus("triton6064-tensorrt-tactic-skipped-insufficient-memory-then-no-implementation");
+    assert_eq!((trt.oom, trt.memory), (false, MemoryKind::Gpu));
+    // Julia's OutOfMemoryError() and gcc's "Killed (program cc1plus)": the host's.
+    for id in [
+        "imagedistances9-julia-loaderror-outofmemoryerror-hausdorff-pairwise",
+        "p4c1262-ice-killed-cc1plus-unified-sources-vm",
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (true, MemoryKind::Host), "{id}");
+    }
+    // ollama's question: "you may not have enough available memory to run this model?"
+    let asked = corpus("ollama1019-llama-runner-exited-not-enough-available-memory");
+    assert_eq!((asked.oom, asked.memory), (false, MemoryKind::Host));
+}
