@@ -130,8 +130,20 @@ fn job_report(t: &str, word: &str) -> bool {
 }
 
 /// Whether a character `inside` a word touches `line[start..end]` on either side.
+/// A colour code or another control character stands between words
+/// ("\x1b[31mMemoryError\x1b[0m").
 pub fn touches(line: &str, start: usize, end: usize, inside: impl Fn(char) -> bool) -> bool {
-    line[..start].chars().next_back().is_some_and(&inside) || line[end..].chars().next().is_some_and(&inside)
+    let inside = |c: char| !c.is_control() && inside(c);
+    let before = &line[..start];
+    let coloured = before.rfind('\u{1b}').is_some_and(|esc| is_colour_code(&before[esc..]));
+    (!coloured && before.chars().next_back().is_some_and(inside)) || line[end..].chars().next().is_some_and(inside)
+}
+
+/// `\x1b[1;31m`: a whole ANSI CSI sequence.
+fn is_colour_code(text: &str) -> bool {
+    let Some(body) = text.strip_prefix("\u{1b}[") else { return false };
+    let Some((last, params)) = body.as_bytes().split_last() else { return false };
+    last.is_ascii_alphabetic() && params.iter().all(|b| b.is_ascii_digit() || *b == b';')
 }
 
 /// The memory a line's own words name: a device (`cuda`, `gpu`, `hip`,
@@ -313,6 +325,15 @@ mod tests {
         assert!(is_zsh_job_killed(
             "Loading checkpoint shards:   0%|     | 0/3 [00:00<?, ?it/s][1]    26478 killed     python test.py"
         ));
+    }
+
+    #[test]
+    fn colour_codes_stand_between_words() {
+        let line = "\u{1b}[31mMemoryError\u{1b}[0m";
+        let word = |c: char| c.is_alphanumeric();
+        assert!(!touches(line, 5, 16, word));
+        assert!(touches("xMemoryError", 1, 12, word));
+        assert!(touches("\u{1b}[31;xmMemoryError", 8, 19, word), "not a colour code");
     }
 
     #[test]

@@ -256,7 +256,7 @@ pub(super) fn logical_line_end(text: &str, m: &Matcher, match_end: usize) -> usi
         };
         let next_end = end_of(newline + 1);
         let (line, next) = (&text[start..end], &text[newline + 1..next_end]);
-        let full_row = width.is_some_and(|w| wrap::fills(line, w));
+        let full_row = width.is_some_and(|w| wrap::fills(line, w, next));
         if !(full_row || wrap::continues(line, next) || needle_crosses(text, m, newline)) {
             break;
         }

@@ -41,7 +41,8 @@ pub fn terminal_width(text: &str, first_end: usize) -> Option<usize> {
     for row in rows {
         match columns(row) {
             n if n > width => return None,
-            n if n == width && !is_table_row(row) => again = true,
+            // Records of one kind ("… Loaded 104000000 lines") share a length and an opening.
+            n if n == width && !is_table_row(row) && !begin_alike(first, row) => again = true,
             _ => {}
         }
     }
@@ -66,7 +67,8 @@ pub fn first_row(text: &str, row: usize, floor: usize) -> usize {
             break;
         }
         let Some(width) = terminal_width(&text[prev..], end - prev) else { break };
-        if !fills(&text[prev..end], width) {
+        let row_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        if !fills(&text[prev..end], width, &text[start..row_end]) {
             break;
         }
         start = prev;
@@ -74,17 +76,39 @@ pub fn first_row(text: &str, row: usize, floor: usize) -> usize {
     start
 }
 
-/// Whether `line` is a row the terminal cut at `width`: text up to the edge.
-/// A row padded with spaces to the edge (a tmux copy) ended before it.
-pub fn fills(line: &str, width: usize) -> bool {
+/// Whether `line` is a row the terminal cut at `width` that goes on in
+/// `next`: text up to the edge (a row padded with spaces to the edge, a tmux
+/// copy, ended before it), and `next` is not another record opening as it does.
+pub fn fills(line: &str, width: usize, next: &str) -> bool {
     let line = line.strip_suffix('\r').unwrap_or(line);
-    columns(line) == width && !line.ends_with(char::is_whitespace)
+    columns(line) == width && !line.ends_with(char::is_whitespace) && !begin_alike(line, next)
 }
 
-/// Characters a line takes on a terminal (one column each: wide CJK
-/// characters make a row that is full before its width, and is read as not).
+/// Two rows that open with the same eight characters (a timestamp's date, a
+/// logger's name, a rank prefix) are two records, not one cut in two.
+fn begin_alike(row: &str, next: &str) -> bool {
+    const OPENING: usize = 8;
+    let (a, b) = (row.trim_start(), next.trim_start());
+    a.len() >= OPENING && b.len() >= OPENING && a.as_bytes()[..OPENING] == b.as_bytes()[..OPENING]
+}
+
+/// Columns a line takes on a terminal: one a character (wide CJK characters
+/// make a row that is full before its width, and is read as not), none for
+/// a colour code.
 pub fn columns(line: &str) -> usize {
-    line.strip_suffix('\r').unwrap_or(line).chars().count()
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    let mut count = 0;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            if chars.clone().next() == Some('[') {
+                chars.by_ref().find(char::is_ascii_alphabetic);
+            }
+            continue;
+        }
+        count += 1;
+    }
+    count
 }
 
 /// `| 0  N/A  N/A  1234  C  python  10240MiB |`, `+-----+`, `=====`: rows of a
@@ -200,9 +224,18 @@ mod tests {
         let log = "ERROR: Unexpected bus error encountered in worker. This might be caused by insuf\nficient shared memory (shm).\nnext";
         let first_end = log.find('\n').unwrap();
         assert_eq!(terminal_width(log, first_end), Some(80));
-        assert!(fills(&log[..first_end], 80));
+        assert!(fills(&log[..first_end], 80, "ficient shared memory (shm)."));
         // A row padded with spaces to the edge (algoperf137's tmux copy) ended before it.
-        assert!(!fills(&format!("{}{}", "x".repeat(70), " ".repeat(10)), 80));
+        assert!(!fills(&format!("{}{}", "x".repeat(70), " ".repeat(10)), 80, "next"));
+        // Records that open alike are records, though one fills the width (with its colour codes not counted).
+        let record =
+            "\u{1b}[31mtrainer_interface.cc(137) LOG(INFO) Loaded 104000000 lines, and then more text!!\u{1b}[0m";
+        assert_eq!(columns(record), 80);
+        assert!(!fills(record, 80, "\u{1b}[31mtrainer_interface.cc(137) LOG(INFO) Loaded 105000000 lines"));
+        let records = format!("{record}\n{record}\nKilled");
+        assert_eq!(terminal_width(&records, record.len()), Some(80), "the default width");
+        let records = format!("{}\n{}\nKilled", "a".repeat(100), "a".repeat(100));
+        assert_eq!(terminal_width(&records, 100), None, "a second record is no second row");
         // Another width needs a second row of it; a longer row rules it out.
         let two = format!("{}\n{}\n{}", "a".repeat(100), "b".repeat(40), "c".repeat(100));
         assert_eq!(terminal_width(&two, 100), Some(100));
