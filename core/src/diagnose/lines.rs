@@ -55,6 +55,8 @@ pub fn is_shell_killed(segment: &str) -> bool {
     let after_bars = cleaned.match_indices(" | ").map(|(at, bar)| &cleaned[at + bar.len()..]);
     std::iter::once(cleaned.as_str()).chain(after_bars).any(|t| {
         let t = without_timestamp(t.rsplit("]: ").next().unwrap_or(t).trim());
+        // A workspace tool's prefix, one word and a colon: "@packages/net-stubbing: Killed".
+        let t = t.split_once(": ").filter(|(name, _)| !name.contains(' ')).map_or(t, |(_, rest)| rest);
         // A line pasted as markdown inline code, emphasis or a quote: `Killed`, **Killed**, > Killed.
         let t = t.trim_start_matches('>').trim().trim_matches(['`', '*']).trim();
         KILLED_WORDS.iter().any(|word| t == *word || job_report(t, word) || after_progress_bar(t, word))
@@ -154,9 +156,8 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
     // CUDA's pinned (page-locked) buffers are host memory: "could not allocate pinned host memory".
     // The JVM's other OutOfMemoryErrors name no heap: "GC overhead limit exceeded",
     // "Metaspace", "Direct buffer memory", "Requested array size exceeds VM limit".
-    const HOST: [&str; 15] = [
+    const HOST: [&str; 14] = [
         "java",
-        "heap",
         "GC overhead",
         "Metaspace",
         "Direct buffer memory",
@@ -171,15 +172,24 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
         "cpu_buffer",
         "CPU buffer",
     ];
-    if HOST.iter().any(|w| find_ci(line, w).is_some()) {
+    // A process's heap, as a word: not a driver's "heap_alloc_managed" (Ascend's device heap).
+    let heap = crate::scan::find_all_ci(line, "heap").any(|at| {
+        let after = line[at + 4..].chars().next();
+        !line[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+            && after.is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
+    });
+    if heap || HOST.iter().any(|w| find_ci(line, w).is_some()) {
         return Some(MemoryKind::Host);
     }
     // A serving stack's prefill batch runs on the accelerator.
     // An accelerator's "DRAM buffer" (Tenstorrent's banks) is its own memory.
     // The GPU math libraries' workspaces: "rocBLAS error: Could not allocate memory".
     // TensorRT's logger tags its builder's lines "[TRT]": its workspace is the device's.
-    const DEVICE: [&str; 29] = [
+    // Ascend's NPU driver ("[ascend]...[devmm]") and other NPUs: an accelerator's memory.
+    const DEVICE: [&str; 31] = [
         "[TRT]",
+        "ascend",
+        "npu",
         "cuda",
         "gpu",
         "hip",
@@ -209,7 +219,8 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
         "video memory",
         "graphics memory",
     ];
-    const LIMIT: [&str; 2] = ["cgroup", "memory limit"];
+    // "Your job has used more RAM than asked for" (a centre's notice): the request is the limit.
+    const LIMIT: [&str; 4] = ["cgroup", "memory limit", "than asked for", "than requested"];
     if DEVICE.iter().any(|w| find_ci(line, w).is_some()) {
         return Some(MemoryKind::Gpu);
     }

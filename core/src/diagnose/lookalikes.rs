@@ -17,13 +17,27 @@ const MEMLOCK: &str = "pinning memory for RDMA hit the locked-memory limit (ulim
 
 /// Look-alikes that name who ended the job: with them, a bare `Killed` or a
 /// launcher's `-9` is their kill, not the OOM killer's.
-pub(super) const KILL_SENDERS: [&str; 6] =
-    ["slurm-time-limit", "slurm-preempted", "pbs-walltime", "lsf-runlimit", "code-signature", "docker-stop"];
+pub(super) const KILL_SENDERS: [&str; 7] = [
+    "slurm-time-limit",
+    "slurm-preempted",
+    "pbs-walltime",
+    "lsf-runlimit",
+    "code-signature",
+    "docker-stop",
+    "gunicorn-worker-timeout",
+];
 
 use Meaning::*;
 use MemoryKind::Host;
 
 pub(super) const LOOK_ALIKES: &[Signature] = &[
+    // gunicorn's arbiter: "[CRITICAL] WORKER TIMEOUT (pid:42)", then it sends the worker
+    // SIGKILL ("Perhaps out of memory?" is its guess when it did not send it itself).
+    sig(
+        "gunicorn-worker-timeout",
+        "WORKER TIMEOUT",
+        NotOom("gunicorn killed a worker that did not answer within its --timeout: a time limit, not memory"),
+    ),
     sig(
         "cuda-illegal-memory-access",
         "illegal memory access",

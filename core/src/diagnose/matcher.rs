@@ -170,6 +170,12 @@ pub(super) fn matches_here(signature: &Signature, line: &str, start: usize, end:
         "alloc-buffer-failed" => scan::find_ci(segment(), "failed to allocate").is_some(),
         "memory-limit-of-exceeded" => scan::find_ci(segment(), "exceeded").is_some(),
         "lambda-memory-at-size" => figures::lambda_at_size(segment()),
+        "uvicorn-child-died" => scan::find_ci(segment(), "] died").is_some(),
+        // "应该不是GPU内存不足" (it should not be the GPU's memory): a denial, in prose.
+        "translated-out-of-memory" => {
+            let before: String = line[..start].chars().rev().take(8).collect::<Vec<_>>().into_iter().rev().collect();
+            !["不是", "并非", "没有", "不会"].iter().any(|n| before.contains(n))
+        }
         // "This could be caused by a segmentation fault ... or by an excessive memory usage"
         // (loky) names a segfault as one possibility, not as what happened.
         "segfault" => !line[..start].trim_end().ends_with("caused by a"),

@@ -169,7 +169,11 @@ pub(super) fn reads(id: &str, line: &str, start: usize, end: usize) -> bool {
                 "100%",
                 "has only",
             ];
-            FAILED.iter().any(|w| find_ci(segment, w).is_some()) && !names_another_cause(segment)
+            // Removing a segment someone else removed ("unlink shared memory ... failed, error:
+            // No such file or directory") is not a full /dev/shm.
+            FAILED.iter().any(|w| find_ci(segment, w).is_some())
+                && !names_another_cause(segment)
+                && find_ci(segment, "No such file").is_none()
         }
         _ => true,
     }

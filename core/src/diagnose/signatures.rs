@@ -110,7 +110,8 @@ const MEMORY: &[Signature] = &[
     // than the maximum allowed buffer size of 30150672384 bytes."
     sig("metal-max-buffer", "greater than the maximum allowed buffer size", Oom(Gpu)),
     sig("xla-failed-to-allocate", "Failed to allocate request for", Oom(Gpu)),
-    sig("tpu-hbm-oom", "Ran out of memory in memory space hbm", Oom(Gpu)),
+    // Any of the TPU's memory spaces: hbm, vmem (a core's vector memory), smem.
+    sig("tpu-hbm-oom", "Ran out of memory in memory space", Oom(Gpu)),
     // TPU runtime: "Attempting to reserve 5.23G at the bottom of memory. That was not possible."
     sig("tpu-hbm-oom", "That was not possible", OomByContext(Gpu)),
     sig("tf-oom-allocating", "OOM when allocating tensor", OomByContext(Gpu)),
@@ -282,6 +283,38 @@ const MEMORY: &[Signature] = &[
     // Userspace killers act before the kernel does, each at its own threshold:
     // systemd-oomd, earlyoom, Dask's nanny, Ray's memory monitor.
     sig("systemd-oomd-kill", "systemd-oomd killed", Oom(Host)),
+    sig("systemd-oomd-kill", "oomd attempting to kill", Oom(Host)),
+    // PM2's process manager at its configured budget: "Process 0 restarted because it
+    // exceeds --max-memory-restart value".
+    sig("pm2-max-memory-restart", "exceeds --max-memory-restart", Oom(JobLimit)),
+    // Kaggle's kernel: "Your notebook tried to allocate more memory than is available. It has restarted."
+    sig("kaggle-notebook-memory", "tried to allocate more memory than is available", Oom(Host)),
+    // uvicorn's supervisor: "Child process [72] died", no signal or status: a worker's death.
+    sig("uvicorn-child-died", "Child process [", Suspect(Host)),
+    // The kubelet's pod status when a node cannot admit a pod for its memory ("OutOfmemory",
+    // its spelling): memory pressure on the node, nothing killed.
+    exact("k8s-admission-out-of-memory", "OutOfmemory", Suspect(Host)),
+    // "Out of memory" in the languages of the threads that paste it: Chinese (内存不足,
+    // 記憶體不足; 显存不足 for video memory), Japanese, Korean, Russian, German, French,
+    // Spanish and Portuguese, the line naming which memory.
+    Signature {
+        also: &[
+            "記憶體不足",
+            "メモリ不足",
+            "メモリが不足",
+            "메모리 부족",
+            "메모리가 부족",
+            "Недостаточно памяти",
+            "Nicht genügend Arbeitsspeicher",
+            "Mémoire insuffisante",
+            "Memoria insuficiente",
+            "Memória insuficiente",
+        ],
+        ..generic("translated-out-of-memory", "内存不足", OomByContext(Host))
+    },
+    generic("translated-out-of-memory", "显存不足", Oom(Gpu)),
+    // NCCL could not grow its segment: "failed to extend /dev/shm/nccl-03v824 to 4194660 bytes".
+    sig("nccl-shm-extend", "failed to extend /dev/shm", Oom(Shm)),
     sig("systemd-oom-kill-result", "Failed with result 'oom-kill'", Oom(Host)),
     sig("earlyoom-kill", "low memory! at or below", Oom(Host)),
     // earlyoom's kill report: "sending SIGTERM to process 1234 uid 1000 \"python\": badness 900, VmRSS 14000 MiB".
@@ -333,6 +366,10 @@ const MEMORY: &[Signature] = &[
             // cc1plus)", "fatal error: Killed signal terminated program cc1plus".
             "compiler error: Killed (program",
             "Killed signal terminated program",
+            // celery's pool: "WorkerLostError: Worker exited prematurely: signal 9 (SIGKILL)";
+            // systemd on a unit: "Main process exited, code=killed, status=9/KILL".
+            "exited prematurely: signal 9",
+            "status=9/KILL",
         ],
         ..sig("sigkill-launcher", "exitcode: -9", Oom(Host))
     },

@@ -323,6 +323,11 @@ fn runtimes_say_it_in_their_own_words() {
         let d = run(log);
         assert_eq!((d.oom, d.memory), (false, MemoryKind::Gpu), "{log}");
     }
+    // gunicorn's guess is a suspicion, unless its own timeout sent the SIGKILL.
+    let guess = "[2024-05-01 10:00:03 +0000] [1] [ERROR] Worker (pid:42) was sent SIGKILL! Perhaps out of memory?\n";
+    assert_eq!((run(guess).oom, run(guess).memory), (false, MemoryKind::Host));
+    let timed_out = format!("[2024-05-01 10:00:02 +0000] [1] [CRITICAL] WORKER TIMEOUT (pid:42)\n{guess}");
+    assert_eq!(run(&timed_out).memory, MemoryKind::None);
     // "may not have enough" (ollama) hedges; the phrase's own "not" denies nothing.
     let d = run("Error: llama runner exited, you may not have enough available memory to run this model?\n");
     assert_eq!((d.oom, d.memory), (false, MemoryKind::Host));

@@ -427,3 +427,60 @@ fn evidence_that_changes_what_other_evidence_proves() {
     let retried = corpus("llamacpp26297-compute-buffer-oom-retry-without-pp-continues");
     assert_eq!((retried.oom, retried.memory), (false, MemoryKind::Gpu));
 }
+
+#[test]
+fn supervisors_report_their_workers_deaths() {
+    // A parent's report of its child's SIGKILL (rule 2.4): celery's pool, systemd on a unit
+    // that systemd-oomd killed for memory pressure.
+    for id in [
+        "billiard380-celery-forkpoolworker-signal9-workerlosterror-job10",
+        "systemd22032-oomd-memory-pressure-kills-testbloat-status-9",
+        // lerna's per-package prefix before a shell's Killed.
+        "cypress23623-circleci-lerna-net-stubbing-killed-137",
+        // Kaggle's notice, the host's RAM.
+        "ddcap39-kaggle-notebook-tried-to-allocate-more-memory-restarted",
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (true, MemoryKind::Host), "{id}");
+    }
+    // PM2 at its --max-memory-restart budget, a centre's notice of more RAM than asked for.
+    for id in
+        ["pm2-1188-max-memory-restart-exceeded-stopping-app", "sarek79-uppmax-memory-overflow-email-cgroup-16384mb"]
+    {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (true, MemoryKind::JobLimit), "{id}");
+    }
+    // uvicorn's "Child process [72] died" and the kubelet's "OutOfmemory" admission: suspects.
+    for id in [
+        "airflow52270-api-server-uvicorn-child-process-died-loop",
+        "datasetviewer388-k8s-pod-evicted-outofmemory-status-interleaved",
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (false, MemoryKind::Host), "{id}");
+    }
+    // gunicorn's WORKER TIMEOUT names who sent the SIGKILL.
+    let timeout = corpus("dockpeek30-gunicorn-worker-timeout-sigkill-memory-fine");
+    assert_eq!((timeout.oom, timeout.memory), (false, MemoryKind::None));
+}
+
+#[test]
+fn memory_named_in_other_words_and_places() {
+    // A TPU core's vector memory, Ascend's device heap: the accelerator's.
+    for id in ["xla-e1001-tpu-scoped-vmem-oom-custom-kernel", "ascend-doc-devmm-heap-alloc-managed-oom-halmemalloc-15g"]
+    {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (true, MemoryKind::Gpu), "{id}");
+    }
+    // PyTorch's CPU allocator in Chinese: "内存不足" (not enough memory).
+    let zh = corpus("geekdocs-defaultcpuallocator-364742208-bytes-buy-new-ram-zh");
+    assert_eq!((zh.oom, zh.memory), (true, MemoryKind::Host));
+    // "应该不是GPU内存不足": prose that denies it; the std::bad_alloc decides.
+    let denied = corpus("dogbreed3-chinese-jupyter-kernel-died-std-bad-alloc");
+    assert_eq!((denied.oom, denied.memory), (true, MemoryKind::Host));
+    // NCCL failing to extend its /dev/shm segment is a full /dev/shm (rule 2.3); failing to
+    // unlink one systemd already removed is not.
+    let full = corpus("nccl-docs-failed-to-extend-dev-shm-docker");
+    assert_eq!((full.oom, full.memory), (true, MemoryKind::Shm));
+    let gone = corpus("nccl-docs-systemd-unlink-dev-shm-enoent-lookalike");
+    assert_eq!((gone.oom, gone.memory), (false, MemoryKind::None));
+}
