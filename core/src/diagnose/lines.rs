@@ -137,7 +137,10 @@ fn job_report(t: &str, word: &str) -> bool {
 pub fn touches(line: &str, start: usize, end: usize, inside: impl Fn(char) -> bool) -> bool {
     let inside = |c: char| !c.is_control() && inside(c);
     let before = &line[..start];
-    let coloured = before.rfind('\u{1b}').is_some_and(|esc| is_colour_code(&before[esc..]));
+    // A colour code ends in a letter, a few bytes after its escape.
+    let coloured = before.ends_with(|c: char| c.is_ascii_alphabetic())
+        && memchr::memrchr(0x1b, &before.as_bytes()[before.len().saturating_sub(16)..])
+            .is_some_and(|esc| is_colour_code(&before[before.len().saturating_sub(16) + esc..]));
     (!coloured && before.chars().next_back().is_some_and(inside)) || line[end..].chars().next().is_some_and(inside)
 }
 

@@ -252,7 +252,9 @@ pub(super) fn logical_line_end(text: &str, m: &Matcher, match_end: usize) -> usi
     let end_of = |from: usize| memchr::memchr3(b'\n', b'\r', b'\0', &bytes[from..]).map_or(bytes.len(), |i| from + i);
     let mut start = record_start(bytes, match_end.saturating_sub(1));
     let mut end = end_of(match_end.saturating_sub(1).max(start));
-    let width = wrap::terminal_width(&text[start..], end - start);
+    // The terminal's width, worked out once and only for a row that could fill one.
+    let first = start;
+    let mut width: Option<Option<usize>> = None;
     for _ in 0..wrap::MAX_CONTINUATION {
         // Only a line break (\n or \r\n) can be a wrap.
         let newline = match (bytes.get(end), bytes.get(end + 1)) {
@@ -262,8 +264,13 @@ pub(super) fn logical_line_end(text: &str, m: &Matcher, match_end: usize) -> usi
         };
         let next_end = end_of(newline + 1);
         let (line, next) = (&text[start..end], &text[newline + 1..next_end]);
-        let full_row = width.is_some_and(|w| wrap::fills(line, w, next));
-        if !(full_row || wrap::continues(line, next) || needle_crosses(text, m, newline)) {
+        let mut full_row = || {
+            wrap::may_fill(line, next)
+                && width
+                    .get_or_insert_with(|| wrap::terminal_width(&text[first..], end_of(first) - first))
+                    .is_some_and(|w| wrap::fills(line, w, next))
+        };
+        if !(wrap::continues(line, next) || needle_crosses(text, m, newline) || full_row()) {
             break;
         }
         start = newline + 1;

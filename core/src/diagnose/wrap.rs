@@ -23,30 +23,48 @@ pub const MAX_CONTINUATION: usize = 10;
 /// Narrower than this, a row of the same length as another is a coincidence.
 const MIN_WIDTH: usize = 60;
 
+/// Rows looked at for a second one of the same width: a message cut into
+/// three or more rows fills the next one too. Every matched line asks, so few.
+const WIDTH_WINDOW: usize = 3;
+
 /// The terminal's width, where `text` (from a line start; its first line ends
 /// at `first_end`) shows one: the first line is at least MIN_WIDTH characters,
-/// another of the next MAX_CONTINUATION lines has exactly as many (or the
+/// another of the next WIDTH_WINDOW lines has exactly as many (or the
 /// first has the default terminal's 80), and none has more. A terminal cuts
 /// every row of a long message at that column, so a row that fills it goes on
 /// in the next. Table rows and rules (`| … |`, `=====`) fill their width too,
 /// and are never a wrap.
 pub fn terminal_width(text: &str, first_end: usize) -> Option<usize> {
     let first = text[..first_end].strip_suffix('\r').unwrap_or(&text[..first_end]);
-    let width = columns(first);
-    if width < MIN_WIDTH || is_table_row(first) {
+    if first.len() < MIN_WIDTH {
         return None;
     }
-    let rows = text[first_end..].split('\n').skip(1).take(MAX_CONTINUATION).map(|r| r.strip_suffix('\r').unwrap_or(r));
+    let width = columns(first);
+    if width < MIN_WIDTH {
+        return None;
+    }
+    let after = &text[first_end..];
+    let breaks = memchr::memchr_iter(b'\n', after.as_bytes()).chain(std::iter::once(after.len()));
+    let rows = breaks
+        .scan(None::<usize>, |from, at| {
+            let row = from.map(|f| &after[f..at]);
+            *from = Some(at + 1);
+            Some(row)
+        })
+        .flatten()
+        .take(WIDTH_WINDOW)
+        .map(|r| r.strip_suffix('\r').unwrap_or(r));
     let mut again = false;
-    for row in rows {
+    // A row of fewer bytes than the width has fewer columns too: only longer ones are counted.
+    for row in rows.filter(|r| r.len() >= width) {
         match columns(row) {
             n if n > width => return None,
             // Records of one kind ("… Loaded 104000000 lines") share a length and an opening.
-            n if n == width && !is_table_row(row) && !begin_alike(first, row) => again = true,
+            n if n == width && !begin_alike(first, row) && !is_table_row(row) => again = true,
             _ => {}
         }
     }
-    (again || width == DEFAULT_WIDTH).then_some(width)
+    ((again || width == DEFAULT_WIDTH) && !is_table_row(first)).then_some(width)
 }
 
 /// The width a terminal opens with: a message's last two rows show no other.
@@ -62,18 +80,29 @@ pub fn first_row(text: &str, row: usize, floor: usize) -> usize {
             break;
         }
         let end = start - 1; // the previous row's line break
-        let prev = text[..end].rfind('\n').map_or(0, |i| i + 1);
+        let prev = memchr::memrchr(b'\n', &text.as_bytes()[..end]).map_or(0, |i| i + 1);
         if prev < floor {
             break;
         }
+        let row_end = memchr::memchr(b'\n', &text.as_bytes()[start..]).map_or(text.len(), |i| start + i);
+        let (row, next) = (&text[prev..end], &text[start..row_end]);
+        if !may_fill(row, next) {
+            break;
+        }
         let Some(width) = terminal_width(&text[prev..], end - prev) else { break };
-        let row_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-        if !fills(&text[prev..end], width, &text[start..row_end]) {
+        if !fills(row, width, next) {
             break;
         }
         start = prev;
     }
     start
+}
+
+/// What any cut row shows, cheap to ask before the width is worked out: text
+/// up to its end, at least MIN_WIDTH bytes, and a next row that is no new record.
+pub fn may_fill(line: &str, next: &str) -> bool {
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    line.len() >= MIN_WIDTH && !line.ends_with(char::is_whitespace) && !next.is_empty() && !begin_alike(line, next)
 }
 
 /// Whether `line` is a row the terminal cut at `width` that goes on in
@@ -97,6 +126,9 @@ fn begin_alike(row: &str, next: &str) -> bool {
 /// a colour code.
 pub fn columns(line: &str) -> usize {
     let line = line.strip_suffix('\r').unwrap_or(line);
+    if memchr::memchr(0x1b, line.as_bytes()).is_none() {
+        return line.chars().count();
+    }
     let mut count = 0;
     let mut chars = line.chars();
     while let Some(c) = chars.next() {
@@ -116,7 +148,9 @@ pub fn columns(line: &str) -> usize {
 fn is_table_row(line: &str) -> bool {
     let t = line.trim();
     let framed = (t.starts_with('|') && t.ends_with('|')) || (t.starts_with('+') && t.ends_with('+'));
-    let rule = t.chars().filter(|c| c.is_alphanumeric()).count() * 4 < t.chars().count();
+    // Letters and digits of any script count as text; a rule or a bar is mostly neither.
+    let rule = t.bytes().filter(u8::is_ascii_alphanumeric).count() * 4 < t.chars().count()
+        && t.chars().filter(|c| c.is_alphanumeric()).count() * 4 < t.chars().count();
     framed || rule
 }
 
