@@ -41,7 +41,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// Headroom deliberately reads the text otherwise than `corpus/LABELLING.md`.
 /// The audit by that guide marked most of them unsure and kept the label as
 /// collected. Scored like the rest; only exempt from the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 42] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 48] = [
     (
         "localcolabfold147-not-enough-gpu-memory-wrapper-ptxas",
         "ColabFold's 'Not Enough GPU memory?' question is a GPU suspect (rule 3); the audit kept 'none' as unsure",
@@ -126,6 +126,30 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 42] = [
     (
         "langwatch3565-lambda-805-of-1024-extension-crash",
         "805 of 1024 MB and an extension's crash: the collector read a suspect of the Lambda limit from the thread's account of a failed fork; the text shows no limit reached",
+    ),
+    (
+        "charm1488-hapi-cudamallochost-pinnedchunk-out-of-memory",
+        "'Fatal CUDA Error out of memory' names the device; only the next line's cudaMallocHost says it was pinned host memory, and Headroom reads which memory from the OOM's own line",
+    ),
+    (
+        "picongpu3064-mallocmc-simplecudamalloc-error-out-of-memory-v100",
+        "a bare 'error: out of memory' whose device is named two lines above (CUDA::error, SimpleCudaMalloc); Headroom reads which memory from the OOM's own line",
+    ),
+    (
+        "spark-notebook931-zeppelin-executor-exit-143-killed-external-signal",
+        "YARN's exit 143 'killed on request': the collector read a bare exit code's host suspect (rule 3), Headroom SIGTERM's look-alike (rule 4)",
+    ),
+    (
+        "k8s114142-cgroup-max-usage-at-limit-no-kill-in-text",
+        "cgroup v1 counters printed by cat on separate lines (max_usage_in_bytes at limit_in_bytes); Headroom reads no verdict from counters alone",
+    ),
+    (
+        "ecsagent2467-stress-worker-got-signal-9-docker-memory-1g",
+        "stress's 'worker got signal 9': the collector read a parent's report of its child's SIGKILL (rule 2.4), Headroom a bare signal 9's suspect (rule 3)",
+    ),
+    (
+        "usegalaxyeu692-hypo-cgroup-36gb-at-limit-failcnt-no-oom-killer",
+        "Galaxy's cgroup metrics table ('Failed to allocate memory count', 'Was OOM Killer active? No'): Headroom reads the metric names as failures",
     ),
     (
         "vllm15664-databricks-exit-code-137-sigkill-may-be-oom",

@@ -1,9 +1,10 @@
-//! `cargo xtask serve|test|dist|size`: the project's only entry points.
+//! `cargo xtask serve|test|dist|size|fuzz`: the project's only entry points.
 //!
 //! Every command first makes sure the tools it needs are installed (and
 //! installs only what is missing), so the two README commands work on a fresh
 //! machine and a second run installs nothing.
 
+mod fuzz;
 mod grep_compare;
 mod site;
 mod size;
@@ -22,6 +23,9 @@ COMMANDS:
     grep-compare       diagnose a 100 MB synthetic log vs grep -E -c with the same signatures
     size [--write]     gzipped size of the release site's wasm, JS and CSS
                        (--write: update README's Performance table)
+    fuzz [TARGET] [--seconds N]
+                       cargo fuzz one target (diagnose unless told) for N seconds
+                       (600 unless told), diagnose seeded with the corpus's logs
 ";
 
 fn main() -> ExitCode {
@@ -33,6 +37,13 @@ fn main() -> ExitCode {
             site::dist(&flag_value(&args, "--out").map_or_else(|| root().join("dist"), PathBuf::from)).map(drop)
         }
         Some("grep-compare") => grep_compare::run(),
+        Some("fuzz") => match flag_value(&args, "--seconds").map_or(Ok(600), |s| s.parse::<u64>()) {
+            Ok(seconds) => {
+                let target = args.get(1).filter(|a| !a.starts_with("--")).map_or("diagnose", String::as_str);
+                fuzz::run(target, seconds)
+            }
+            Err(e) => Err(format!("--seconds: {e}")),
+        },
         Some("size") => {
             site::dist(&root().join("dist")).and_then(|dist| size::report(&dist, args.iter().any(|a| a == "--write")))
         }

@@ -77,6 +77,22 @@ fn ensure_wasm_opt() -> Result<(), String> {
     apt_install(&["binaryen"])
 }
 
+/// cargo-fuzz, and the nightly toolchain its sanitizer builds need.
+pub fn ensure_cargo_fuzz() -> Result<(), String> {
+    let toolchains = output("rustup", &["toolchain", "list"]).unwrap_or_default();
+    if !toolchains.lines().any(|l| l.starts_with("nightly")) {
+        let mut add = Command::new("rustup");
+        add.args(["toolchain", "install", "nightly", "--profile", "minimal"]);
+        step("installing the nightly toolchain", add)?;
+    }
+    if output("cargo", &["fuzz", "--version"]).is_some() {
+        return Ok(());
+    }
+    let mut install = Command::new("cargo");
+    install.args(["install", "cargo-fuzz", "--locked"]);
+    step("installing cargo-fuzz (a few minutes, once)", install)
+}
+
 /// Chromium and its WebDriver, from Debian; axe-core (from npm) for the accessibility audit.
 pub fn ensure_browser() -> Result<(), String> {
     let have = |p: &str| std::path::Path::new(p).exists();

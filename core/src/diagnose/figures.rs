@@ -105,6 +105,13 @@ pub(super) fn memcg_at_limit(line: &str) -> bool {
     }
 }
 
+/// seff's "Memory Efficiency: 99.81% of 10.00 GB": the peak as a share of the request.
+pub(super) fn seff_efficiency(line: &str) -> Option<f64> {
+    let rest = after(line, "Memory Efficiency:")?.trim_start();
+    let number: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+    rest[number.len()..].starts_with('%').then(|| number.parse().ok()).flatten()
+}
+
 /// AWS Lambda's REPORT line with the peak at the function's size: "Memory Size:
 /// 6000 MB  Max Memory Used: 6000 MB". A peak below it is a report of a healthy call.
 pub(super) fn lambda_at_size(line: &str) -> bool {
@@ -571,6 +578,20 @@ mod tests {
         assert_eq!((n.kv_cache_tokens, n.gpu_kv_blocks), (Some(23_648), Some(0)));
         assert_eq!((n.anon_rss, n.file_rss, n.shmem_rss), (Some(29512748 * 1024), Some(1024 * 1024), Some(8 * 1024)));
         assert!(zero_gpu_blocks("# GPU blocks: 0, # CPU blocks: 2048") && !zero_gpu_blocks("# GPU blocks: 0512"));
+    }
+
+    #[test]
+    fn limits_reached_by_a_lambda_or_a_slurm_job() {
+        let at_size = "REPORT RequestId: 1b69  Duration: 6082.95 ms  Memory Size: 6000 MB  Max Memory Used: 6000 MB";
+        assert!(lambda_at_size(at_size));
+        assert!(!lambda_at_size("REPORT RequestId: d88f  Memory Size: 256 MB  Max Memory Used: 18 MB"));
+        let mut c = Collector::default();
+        c.read("lambda-memory-at-size", at_size);
+        let n = c.finish();
+        assert_eq!((n.job_limit, n.rss), (Some(6000 << 20), Some(6000 << 20)));
+        assert_eq!(seff_efficiency("Memory Efficiency: 99.81% of 10.00 GB (10.00 GB/node)"), Some(99.81));
+        assert_eq!(seff_efficiency("Memory Efficiency: 0.00% of 4.00 GB"), Some(0.0));
+        assert_eq!(seff_efficiency("Memory Efficiency: unknown"), None);
     }
 
     /// OOM lines of runtimes no reader names (corpus dev logs: JAX, Neuron, Gaudi,

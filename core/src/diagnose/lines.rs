@@ -107,14 +107,16 @@ fn zsh_job_report(cleaned: &str) -> bool {
     job && pid && words.next() == Some("killed")
 }
 
-/// `… 0/2 [00:00<?, ?it/s]Killed`: a progress bar ends without a line break,
-/// so the shell's message lands on its line. Bars end in a bracket, a
-/// percentage or a duration (mmcv's `… ETA: 2621s`).
+/// `… 0/2 [00:00<?, ?it/s]Killed`: a progress bar (or a status, `Collecting...`)
+/// ends without a line break, so the shell's message lands on its line. Bars
+/// end in a bracket, a percentage or a duration (mmcv's `… ETA: 2621s`).
 fn after_progress_bar(t: &str, word: &str) -> bool {
     const RATES: [&str; 5] = ["it/s", "s/it", "task/s", "ETA", "%"];
     t.strip_suffix(word).is_some_and(|bar| {
         let duration = bar.strip_suffix('s').is_some_and(|b| b.ends_with(|c: char| c.is_ascii_digit()));
-        (bar.ends_with(['|', ']', '%']) || duration) && RATES.iter().any(|r| bar.contains(r))
+        // A status printed without a line break: "---> Collecting...Killed".
+        let status = bar.ends_with("...") || bar.ends_with('…');
+        status || ((bar.ends_with(['|', ']', '%']) || duration) && RATES.iter().any(|r| bar.contains(r)))
     })
 }
 
@@ -159,7 +161,10 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
     // CUDA's pinned (page-locked) buffers are host memory: "could not allocate pinned host memory".
     // The JVM's other OutOfMemoryErrors name no heap: "GC overhead limit exceeded",
     // "Metaspace", "Direct buffer memory", "Requested array size exceeds VM limit".
-    const HOST: [&str; 14] = [
+    // CUDA's pinned host allocations by name: "cudaMallocHost", "cudaHostAlloc".
+    const HOST: [&str; 16] = [
+        "cudaMallocHost",
+        "cudaHostAlloc",
         "java",
         "GC overhead",
         "Metaspace",
@@ -324,6 +329,9 @@ mod tests {
         assert!(is_shell_killed("[rank3]: Killed"));
         assert!(is_shell_killed("Loading checkpoint shards:   0%|          | 0/2 [00:00<?, ?it/s]Killed"));
         assert!(is_shell_killed("> Killed"), "a quoted paste");
+        assert!(is_shell_killed("       ---> Collecting...Killed"), "a status without its line break");
+        assert!(is_shell_killed("@packages/net-stubbing: Killed"), "a workspace tool's prefix");
+        assert!(!is_shell_killed("Status: was Killed"));
         assert!(!is_shell_killed("已杀死服务器进程: 1234"), "a sentence, not a shell report");
         assert!(!is_shell_killed("Всего врагов Убито: 3"));
         assert!(is_shell_killed("`Killed`"));

@@ -171,6 +171,7 @@ pub(super) fn matches_here(signature: &Signature, line: &str, start: usize, end:
         "memory-limit-of-exceeded" => scan::find_ci(segment(), "exceeded").is_some(),
         "lambda-memory-at-size" => figures::lambda_at_size(segment()),
         "uvicorn-child-died" => scan::find_ci(segment(), "] died").is_some(),
+        "seff-at-request" => figures::seff_efficiency(segment()).is_some_and(|percent| percent >= 95.0),
         // "应该不是GPU内存不足" (it should not be the GPU's memory): a denial, in prose.
         "translated-out-of-memory" => {
             let before: String = line[..start].chars().rev().take(8).collect::<Vec<_>>().into_iter().rev().collect();

@@ -111,6 +111,7 @@ pub(super) const fn concat<const N: usize>(tables: [&[Signature]; 4]) -> [Signat
 pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
     match id {
         "memcg-usage-limit" if memcg_at_limit(segment) => Meaning::Oom(MemoryKind::JobLimit),
+        "sglang-kv-pool" if find_ci(segment, "retracted").is_some() => Meaning::Suspect(MemoryKind::Gpu),
         // Julia's Base exception, printed as its constructor: "ERROR: LoadError: OutOfMemoryError()"
         // (CUDA.jl's is OutOfGPUMemoryError).
         "out-of-memory-error" if segment.contains("OutOfMemoryError()") => Meaning::Oom(MemoryKind::Host),

@@ -313,6 +313,14 @@ const MEMORY: &[Signature] = &[
         ..generic("translated-out-of-memory", "内存不足", OomByContext(Host))
     },
     generic("translated-out-of-memory", "显存不足", Oom(Gpu)),
+    // SGLang's KV pool: "RuntimeError: Decode out of memory. Try to lower your batch size."
+    // (its scheduler's "Decode out of memory happened. #retracted_reqs: 1" goes on: signature::refined).
+    sig("sglang-kv-pool", "Decode out of memory", Oom(Gpu)),
+    sig("sglang-kv-pool", "Prefill out of memory", Oom(Gpu)),
+    // MLX's Metal allocator: "[malloc_or_wait] Unable to allocate 124606464 bytes."
+    sig("mlx-malloc-or-wait", "[malloc_or_wait]", Oom(Gpu)),
+    // Slurm's seff with the job's peak at its request: "Memory Efficiency: 99.81% of 10.00 GB".
+    sig("seff-at-request", "Memory Efficiency:", Suspect(JobLimit)),
     // NCCL could not grow its segment: "failed to extend /dev/shm/nccl-03v824 to 4194660 bytes".
     sig("nccl-shm-extend", "failed to extend /dev/shm", Oom(Shm)),
     sig("systemd-oom-kill-result", "Failed with result 'oom-kill'", Oom(Host)),

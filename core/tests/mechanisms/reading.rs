@@ -478,3 +478,21 @@ fn rows_cut_at_a_terminals_width_and_what_they_say_whole() {
     let asked = corpus("ollama1019-llama-runner-exited-not-enough-available-memory");
     assert_eq!((asked.oom, asked.memory), (false, MemoryKind::Host));
 }
+
+#[test]
+fn serving_and_apple_allocators_and_a_jobs_peak_at_its_request() {
+    // SGLang's KV pool: the error ends the server; "happened. #retracted_reqs" goes on.
+    let decode = corpus("sglang4602-page-size-64-decode-out-of-memory-148-tokens");
+    assert_eq!((decode.oom, decode.memory), (true, MemoryKind::Gpu));
+    let retracted = corpus("sglang4184-deepseek-r1-decode-oom-happened-retracted-reqs");
+    assert_eq!((retracted.oom, retracted.memory), (false, MemoryKind::Gpu));
+    // MLX's Metal allocator: "[malloc_or_wait] Unable to allocate 124 MB".
+    let mlx = corpus("mlx-examples823-malloc-or-wait-unable-to-allocate-124mb");
+    assert_eq!((mlx.oom, mlx.memory), (true, MemoryKind::Gpu));
+    // seff: "Memory Efficiency: 99.81% of 10.00 GB", nothing killed.
+    let seff = corpus("jobstats57-sacct-maxrss-seff-99pct-no-oom-question");
+    assert_eq!((seff.oom, seff.memory), (false, MemoryKind::JobLimit));
+    // A status printed without a line break, then the shell's word: "---> Collecting...Killed".
+    let status = corpus("blendedicu42-polars-collect-killed-after-sink-unsupported");
+    assert_eq!((status.oom, status.memory), (true, MemoryKind::Host));
+}
