@@ -181,11 +181,8 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
         "CPU buffer",
     ];
     // A process's heap, as a word: not a driver's "heap_alloc_managed" (Ascend's device heap).
-    let heap = crate::scan::find_all_ci(line, "heap").any(|at| {
-        let after = line[at + 4..].chars().next();
-        !line[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_')
-            && after.is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
-    });
+    let heap = crate::scan::find_all_ci(line, "heap")
+        .any(|at| !touches(line, at, at + "heap".len(), |c| c.is_alphanumeric() || c == '_'));
     if heap || HOST.iter().any(|w| find_ci(line, w).is_some()) {
         return Some(MemoryKind::Host);
     }

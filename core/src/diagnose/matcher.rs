@@ -174,8 +174,8 @@ pub(super) fn matches_here(signature: &Signature, line: &str, start: usize, end:
         "seff-at-request" => figures::seff_efficiency(segment()).is_some_and(|percent| percent >= 95.0),
         // "应该不是GPU内存不足" (it should not be the GPU's memory): a denial, in prose.
         "translated-out-of-memory" => {
-            let before: String = line[..start].chars().rev().take(8).collect::<Vec<_>>().into_iter().rev().collect();
-            !["不是", "并非", "没有", "不会"].iter().any(|n| before.contains(n))
+            let from = line[..start].char_indices().rev().nth(7).map_or(0, |(at, _)| at);
+            !["不是", "并非", "没有", "不会"].iter().any(|n| line[from..start].contains(n))
         }
         // "This could be caused by a segmentation fault ... or by an excessive memory usage"
         // (loky) names a segfault as one possibility, not as what happened.

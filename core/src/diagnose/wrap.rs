@@ -109,8 +109,7 @@ pub fn may_fill(line: &str, next: &str) -> bool {
 /// `next`: text up to the edge (a row padded with spaces to the edge, a tmux
 /// copy, ended before it), and `next` is not another record opening as it does.
 pub fn fills(line: &str, width: usize, next: &str) -> bool {
-    let line = line.strip_suffix('\r').unwrap_or(line);
-    columns(line) == width && !line.ends_with(char::is_whitespace) && !begin_alike(line, next)
+    may_fill(line, next) && columns(line) == width
 }
 
 /// Two rows that open with the same eight characters (a timestamp's date, a
