@@ -41,7 +41,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// Headroom deliberately reads the text otherwise than `corpus/LABELLING.md`.
 /// The audit by that guide marked most of them unsure and kept the label as
 /// collected. Scored like the rest; only exempt from the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 48] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 47] = [
     (
         "localcolabfold147-not-enough-gpu-memory-wrapper-ptxas",
         "ColabFold's 'Not Enough GPU memory?' question is a GPU suspect (rule 3); the audit kept 'none' as unsure",
@@ -130,10 +130,6 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 48] = [
     (
         "charm1488-hapi-cudamallochost-pinnedchunk-out-of-memory",
         "'Fatal CUDA Error out of memory' names the device; only the next line's cudaMallocHost says it was pinned host memory, and Headroom reads which memory from the OOM's own line",
-    ),
-    (
-        "picongpu3064-mallocmc-simplecudamalloc-error-out-of-memory-v100",
-        "a bare 'error: out of memory' whose device is named two lines above (CUDA::error, SimpleCudaMalloc); Headroom reads which memory from the OOM's own line",
     ),
     (
         "spark-notebook931-zeppelin-executor-exit-143-killed-external-signal",

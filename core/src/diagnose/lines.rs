@@ -232,6 +232,16 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
     LIMIT.iter().any(|w| find_ci(line, w).is_some()).then_some(MemoryKind::JobLimit)
 }
 
+/// The memory a row names when it introduces the message on the next row
+/// (ends with a colon), as a C++ exception's `what():` names its source file.
+/// Long rows introduce nothing: they are never carried between reads.
+pub fn introduces(row: &str) -> Option<MemoryKind> {
+    let row = row.trim_end();
+    (row.len() <= MAX_INTRODUCING_ROW && row.ends_with(':')).then(|| memory_named(row)).flatten()
+}
+
+const MAX_INTRODUCING_ROW: usize = 1024;
+
 /// One line of an excerpt around the evidence.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ExcerptLine {
@@ -368,6 +378,14 @@ mod tests {
         // The GPU math libraries and the graphics stacks name the device in their own words.
         assert_eq!(memory_named("rocBLAS error: Could not allocate memory"), Some(MemoryKind::Gpu));
         assert_eq!(memory_named("There is not enough video memory available"), Some(MemoryKind::Gpu));
+    }
+
+    #[test]
+    fn a_row_names_memory_for_the_next_only_when_it_introduces_it() {
+        let what = "  what():  /scratch/picongpu/thirdParty/mallocMC/SimpleCudaMalloc_impl.hpp(42):";
+        assert_eq!(introduces(what), Some(MemoryKind::Gpu));
+        assert_eq!(introduces("  File \"/opt/torch/cuda/memory.py\", line 12, in alloc"), None);
+        assert_eq!(introduces(&format!("{}cuda:", "x".repeat(MAX_INTRODUCING_ROW))), None);
     }
 
     #[test]

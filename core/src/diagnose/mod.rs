@@ -179,6 +179,11 @@ pub struct Diagnoser {
     /// The best reading of a message no table lists (`phrases.rs`), kept aside
     /// until the whole log is read: the first OOM, else the first suspicion.
     weak: Option<Weak>,
+    /// The memory named by the row above the line being read, where that row
+    /// introduces it ("what():  …/SimpleCudaMalloc_impl.hpp(42):" over "error: out of memory").
+    named_above: Option<MemoryKind>,
+    /// The same for the last row of what was read, for a line that opens the next read.
+    named_by_last_row: Option<MemoryKind>,
 }
 
 /// A verdict read from a line's shape, with the line that says it.
@@ -284,10 +289,19 @@ impl Diagnoser {
             while !line.is_char_boundary(scan_from) {
                 scan_from -= 1;
             }
+            self.named_above = match line_start.checked_sub(1) {
+                Some(end) => lines::introduces(row_before(text, end)),
+                None => self.named_by_last_row,
+            };
             self.read_line(m, &line, scan_from, line_no + 1);
             from = line_end + 1;
         }
         let resume = from.max(limit).min(text.len());
+        if resume > 0 {
+            // A message that opens the next read may have been introduced on this row.
+            self.named_by_last_row =
+                (bytes[resume - 1] == b'\n').then(|| lines::introduces(row_before(text, resume - 1))).flatten();
+        }
         self.lines_before = line_no + memchr::memchr_iter(b'\n', &bytes[counted_to..resume]).count();
         resume
     }
@@ -329,7 +343,7 @@ impl Diagnoser {
         let segment = lines::segment(text, 0, text.len(), start);
         let mut meaning = signature::refined(signature.id, segment, signature.meaning);
         if let Meaning::OomByContext(default) = meaning {
-            meaning = Meaning::Oom(lines::memory_named(segment).unwrap_or(default));
+            meaning = Meaning::Oom(lines::memory_named(segment).or(self.named_above).unwrap_or(default));
         }
         // Only a verdict can be hedged: phases, stacks and figures skip the look back.
         let verdict = decisive(meaning) || matches!(meaning, Meaning::NotOom(_));
@@ -542,6 +556,12 @@ fn free_gpu(suspect: Option<(MemoryKind, &str)>, seen: &[(&str, usize)], n: &Num
         return None;
     }
     Some(first_seen(seen, id).unwrap_or(1))
+}
+
+/// The row that ends at `end` (a line break).
+fn row_before(text: &str, end: usize) -> &str {
+    let start = memchr::memrchr(b'\n', &text.as_bytes()[..end]).map_or(0, |i| i + 1);
+    &text[start..end]
 }
 
 /// The first line on which signature `id` was seen, in a list of `(id, first line)`.

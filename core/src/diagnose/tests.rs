@@ -37,6 +37,25 @@ fn messy_multi_rank_log_with_bars_colours_and_timestamps() {
 use crate::units::Bytes;
 
 #[test]
+fn a_row_introducing_the_next_read_is_carried_over() {
+    // Fed a row at a time, the OOM opens a read after the row naming its device was read.
+    for filler in 0..2 * wrap::MAX_CONTINUATION {
+        let log = format!(
+            "{}terminate called after throwing an instance of 'CUDA::error'\n  what():  /src/SimpleCudaMalloc_impl.hpp(42):\nerror: out of memory\n{}",
+            "step\n".repeat(filler),
+            "exiting\n".repeat(filler),
+        );
+        let whole = diagnose(&log);
+        assert_eq!((whole.oom, whole.memory), (true, MemoryKind::Gpu), "{filler} rows before");
+        let mut d = Diagnoser::new();
+        for row in log.split_inclusive('\n') {
+            d.feed(row);
+        }
+        assert_eq!(d.finish(), whole, "{filler} rows before, fed by row");
+    }
+}
+
+#[test]
 fn chunked_feeding_gives_the_same_answer() {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/logs.jsonl")).unwrap();
     let whole = {

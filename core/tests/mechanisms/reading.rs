@@ -27,6 +27,13 @@ fn a_message_behind_another_layers_prefix() {
 }
 
 #[test]
+fn a_message_named_by_the_row_that_introduces_it() {
+    // "what():  …/mallocMC/…/SimpleCudaMalloc_impl.hpp(42):" over "error: out of memory".
+    let r = corpus("picongpu3064-mallocmc-simplecudamalloc-error-out-of-memory-v100");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Gpu));
+}
+
+#[test]
 fn windows_paging_file_in_english_and_chinese() {
     let r = corpus("yolov5-11418-winerror1455-tqdm-glued-traceback");
     assert_eq!((r.oom, r.memory), (true, MemoryKind::Host));
