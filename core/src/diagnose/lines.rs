@@ -189,10 +189,12 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
     // A serving stack's prefill batch runs on the accelerator.
     // An accelerator's "DRAM buffer" (Tenstorrent's banks) is its own memory.
     // The GPU math libraries' workspaces: "rocBLAS error: Could not allocate memory".
-    // TensorRT's logger tags its builder's lines "[TRT]": its workspace is the device's.
+    // TensorRT's logger tags its builder's lines "[TRT]": its workspace is the device's,
+    // as is a tactic's it skipped for insufficient memory.
     // Ascend's NPU driver ("[ascend]...[devmm]") and other NPUs: an accelerator's memory.
-    const DEVICE: [&str; 31] = [
+    const DEVICE: [&str; 32] = [
         "[TRT]",
+        "Skipping tactic",
         "ascend",
         "npu",
         "cuda",

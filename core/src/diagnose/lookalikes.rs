@@ -31,6 +31,17 @@ use Meaning::*;
 use MemoryKind::Host;
 
 pub(super) const LOOK_ALIKES: &[Signature] = &[
+    // The allocator caught a free of memory it never gave out: glibc's "free(): invalid
+    // pointer", "munmap_chunk(): invalid pointer", "double free or corruption (out)",
+    // tcmalloc's "Attempt to free invalid pointer 0x7f82050".
+    Signature {
+        also: &["free invalid pointer", "double free or corruption"],
+        ..sig(
+            "heap-corruption",
+            "(): invalid pointer",
+            NotOom("the heap was corrupted (a free of a pointer the allocator never gave out), a bug in native code, not memory running out"),
+        )
+    },
     // gunicorn's arbiter: "[CRITICAL] WORKER TIMEOUT (pid:42)", then it sends the worker
     // SIGKILL ("Perhaps out of memory?" is its guess when it did not send it itself).
     sig(

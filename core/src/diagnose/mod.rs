@@ -137,7 +137,7 @@ const CAUSE_LIST_LINES: usize = 2;
 
 /// Signatures that report a SIGKILL, which proves an OOM only while nothing
 /// else in the log sent it (see `lookalikes::KILL_SENDERS`).
-const KILL_REPORTS: [&str; 7] = [
+const KILL_REPORTS: [&str; 8] = [
     "bare-killed",
     "zsh-killed",
     "zsh-job-killed",
@@ -145,6 +145,7 @@ const KILL_REPORTS: [&str; 7] = [
     "srun-task-killed",
     "go-signal-killed",
     "fish-sigkill",
+    "gcc-child-killed",
 ];
 
 /// Incremental diagnosis: feed the log in pieces of any size, then finish.
@@ -179,6 +180,8 @@ pub struct Diagnoser {
     /// The best reading of a message no table lists (`phrases.rs`), kept aside
     /// until the whole log is read: the first OOM, else the first suspicion.
     weak: Option<Weak>,
+    /// The last line where a runtime said it goes on another way after an OOM.
+    fell_back: Option<usize>,
     /// The memory named by the row above the line being read, where that row
     /// introduces it ("what():  …/SimpleCudaMalloc_impl.hpp(42):" over "error: out of memory").
     named_above: Option<MemoryKind>,
@@ -364,11 +367,9 @@ impl Diagnoser {
             (Some(Hedge::CauseList), Meaning::Oom(kind)) => meaning = Meaning::Suspect(kind),
             _ => {}
         }
-        // "Not Enough GPU memory?": a question is a suspicion, not proof. So is a line
-        // that says what it skipped and goes on (TensorRT's "Skipping tactic 1 due to
-        // insufficient memory", the build trying its other tactics).
+        // "Not Enough GPU memory?": a question is a suspicion, not proof.
         if let Meaning::Oom(kind) = meaning {
-            if text[end..].starts_with('?') || segment.contains("Skipping tactic") {
+            if text[end..].starts_with('?') {
                 meaning = Meaning::Suspect(kind);
             }
         }
@@ -429,6 +430,10 @@ impl Diagnoser {
                 false
             }
             Meaning::Context => false,
+            Meaning::Fallback => {
+                self.fell_back = Some(line);
+                false
+            }
             Meaning::Failure => {
                 self.failure = Some((line, lines::clean(segment)));
                 false

@@ -78,12 +78,13 @@ impl Diagnoser {
         if !self.proof_beyond_kills && self.seen.iter().any(|(id, _)| lookalikes::KILL_SENDERS.contains(id)) {
             self.oom_kinds.clear();
         }
-        // A runtime that says it retries another way after its last OOM line
-        // ("retrying without pipeline parallelism") did not fail for it
-        // (LABELLING.md: "a warning that says it falls back and continues").
+        // A runtime that says it goes on another way on or after its last OOM line
+        // ("retrying without pipeline parallelism", TensorRT's "Skipping tactic 3 due to
+        // insufficient memory") did not fail for it (LABELLING.md: "a warning that says
+        // it falls back and continues").
         let last_oom = self.evidence.iter().filter(|e| e.rank.0 == 0).map(|e| e.line).max();
-        if let (Some(oom), Some(fallback)) = (last_oom, self.saw("oom-fallback")) {
-            if fallback > oom && self.oom_kinds.len() == 1 {
+        if let (Some(oom), Some(fallback)) = (last_oom, self.fell_back) {
+            if fallback >= oom && self.oom_kinds.len() == 1 {
                 self.suspect = Some((self.oom_kinds[0].0, "oom-fallback"));
                 self.oom_kinds.clear();
             }

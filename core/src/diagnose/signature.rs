@@ -3,6 +3,7 @@
 
 use crate::diagnose::figures::memcg_at_limit;
 use crate::diagnose::frames::Frame;
+use crate::diagnose::signatures::KILLED_WORDS;
 use crate::diagnose::Phase;
 use crate::memory::{MemoryKind, Stack};
 use crate::scan::find_ci;
@@ -29,6 +30,9 @@ pub enum Meaning {
     Traceback,
     /// Where the job ran (WSL, Windows, a container): recorded for the fixes, not evidence.
     Context,
+    /// A runtime that goes on another way after an OOM ("retrying without pipeline
+    /// parallelism", TensorRT's "Skipping tactic"): an OOM it follows was not the failure.
+    Fallback,
     /// A line that reports a failure (`RuntimeError: …`, `srun: error: …`,
     /// `FAILED`): the last one is kept, to say what failed when it was not memory.
     Failure,
@@ -108,9 +112,20 @@ pub(super) const fn concat<const N: usize>(tables: [&[Signature]; 4]) -> [Signat
 
 /// What a match proves once the rest of its line is read: a figure or a word
 /// beside the needle can turn a report into proof.
+/// Whether `needle` follows SIGKILL's word (`strsignal(9)` in any of [`KILLED_WORDS`]' locales).
+fn killed_word_before(segment: &str, needle: &str) -> bool {
+    let Some(at) = segment.find(needle) else { return false };
+    let before = segment[..at].trim_end();
+    KILLED_WORDS
+        .iter()
+        .any(|word| before.strip_suffix(word).is_some_and(|rest| !rest.ends_with(|c: char| c.is_alphanumeric())))
+}
+
 pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
     match id {
         "memcg-usage-limit" if memcg_at_limit(segment) => Meaning::Oom(MemoryKind::JobLimit),
+        // Another signal's word before gcc's "signal terminated program" (a segfault) is no kill.
+        "gcc-child-killed" if !killed_word_before(segment, "signal terminated program") => Meaning::Failure,
         "sglang-kv-pool" if find_ci(segment, "retracted").is_some() => Meaning::Suspect(MemoryKind::Gpu),
         // Julia's Base exception, printed as its constructor: "ERROR: LoadError: OutOfMemoryError()"
         // (CUDA.jl's is OutOfGPUMemoryError).

@@ -167,8 +167,12 @@ const MEMORY: &[Signature] = &[
     sig("neuron-device-alloc", "NRT allocation failed", Oom(Gpu)),
     sig("habana-devmem", "PT_DEVMEM Allocation failed", Oom(Gpu)),
     // Intel's Level Zero / SYCL: "UR_RESULT_ERROR_OUT_OF_RESOURCES", "PI_ERROR_OUT_OF_RESOURCES":
-    // often the device memory, not always.
-    sig("intel-out-of-resources", "ERROR_OUT_OF_RESOURCES", Suspect(Gpu)),
+    // often the device memory, not always. Not ROCm's HSA_STATUS_ERROR_OUT_OF_RESOURCES, whose
+    // text names queues, threads and events ("failed to allocate the necessary resources").
+    Signature {
+        also: &["PI_ERROR_OUT_OF_RESOURCES"],
+        ..sig("intel-out-of-resources", "UR_RESULT_ERROR_OUT_OF_RESOURCES", Suspect(Gpu))
+    },
     exact("vulkan-oom", "ErrorOutOfHostMemory", Oom(Host)),
     sig("metal-oom", "(IOAF code 8)", Oom(Gpu)),
     // DirectML: a failed D3D12 CreateCommittedResource is the device heap refusing a buffer.
@@ -246,6 +250,8 @@ const MEMORY: &[Signature] = &[
         ..generic("python-memory-error", "MemoryError", OomByContext(Host))
     },
     generic("cpp-bad-alloc", "std::bad_alloc", OomByContext(Host)),
+    // MSVC's std::bad_alloc::what(): "Status Message: bad allocation".
+    Signature { boundary: Boundary::Word, ..generic("cpp-bad-alloc", "bad allocation", OomByContext(Host)) },
     generic("oom-killed", "OOM-killed", OomByContext(Host)),
     generic("oom-killed", "OOM killed", OomByContext(Host)),
     // Rust's allocation failure (tokenizers, Rust servers): "memory allocation of 2097152 bytes failed".
@@ -267,8 +273,19 @@ const MEMORY: &[Signature] = &[
     // Thrust (CUDA's C++ library, XGBoost on GPU): a device allocation refused.
     sig("thrust-bad-alloc", "thrust::system::detail::bad_alloc", Oom(Gpu)),
     // Jupyter's kernel died: its process vanished, most often at the OOM killer's hand.
+    // Its server's log says the same: "KernelRestarter: restarting kernel (1/5)".
     sig("jupyter-kernel-died", "kernel appears to have died", Suspect(Host)),
     sig("jupyter-kernel-died", "kernel process died", Suspect(Host)),
+    sig("jupyter-kernel-died", "KernelRestarter: restarting kernel", Suspect(Host)),
+    // The JVM could not start a thread: "java.lang.OutOfMemoryError: unable to create native
+    // thread: possibly out of memory or process/resource limits reached" (older JVMs: "new
+    // native thread"). The error's class names memory; its text leaves a thread limit open.
+    Signature {
+        also: &["unable to create new native thread"],
+        ..sig("jvm-native-thread", "unable to create native thread", Suspect(Host))
+    },
+    // Ray's actor whose process vanished (the contract's worker that "exited unexpectedly").
+    sig("ray-actor-died", "actor died unexpectedly", Suspect(Host)),
     sig("numpy-unable-to-allocate", "Unable to allocate", OomByContext(Host)),
     sig("kernel-oom-kill", "Out of memory: Killed process", Oom(Host)),
     sig("kernel-oom-kill", "Out of memory: Kill process", Oom(Host)),
@@ -371,17 +388,24 @@ const MEMORY: &[Signature] = &[
             "signal_name=\"SIGKILL\"",
             "Negsignal.SIGKILL",
             // gcc's driver on its compiler proper: "internal compiler error: Killed (program
-            // cc1plus)", "fatal error: Killed signal terminated program cc1plus".
+            // cc1plus)" (its "<signal> signal terminated program" is `gcc-child-killed`).
             "compiler error: Killed (program",
-            "Killed signal terminated program",
-            // celery's pool: "WorkerLostError: Worker exited prematurely: signal 9 (SIGKILL)";
+            // celery's pool: "WorkerLostError: Worker exited prematurely: signal 9 (SIGKILL)",
+            // "Process 'ForkPoolWorker-15' pid:2694 exited with 'signal 9 (SIGKILL)'";
             // systemd on a unit: "Main process exited, code=killed, status=9/KILL".
             "exited prematurely: signal 9",
+            "exited with 'signal 9 (SIGKILL)'",
             "status=9/KILL",
+            // Rust's ExitStatus, as cargo reports rustc: "(signal: 9, SIGKILL: kill)".
+            "SIGKILL: kill)",
         ],
         ..sig("sigkill-launcher", "exitcode: -9", Oom(Host))
     },
     word("sigkill-launcher", "exit code -9", Oom(Host)),
+    // gcc's driver names its child's signal by strsignal, in the user's locale: "fatal
+    // error: Killed signal terminated program cc1plus", "Morto signal terminated program
+    // lto1". Only SIGKILL's word is a kill report (signature.rs).
+    sig("gcc-child-killed", "signal terminated program", Oom(Host)),
     // The same report retold without the colon ("exitcode -9", a summary of a torchrun run).
     word("sigkill-launcher", "exitcode -9", Oom(Host)),
     // make's report of a recipe the kernel killed ("make: *** [Makefile:40: pytest] Killed"),
@@ -458,6 +482,8 @@ const MEMORY: &[Signature] = &[
     sig("slurm-oom-kill-events", "oom_kill event", Oom(JobLimit)),
     sig("slurm-oom-kill-events", "oom-kill event", Oom(JobLimit)),
     sig("slurm-exceeded-step-limit", "exceeded memory limit", Oom(JobLimit)),
+    // Docker's event stream: "2019-05-04T18:05:45.011Z container oom 29d72966e0be… (image=…)".
+    exact("docker-container-oom", "container oom ", Oom(JobLimit)),
     // A platform's container limit in its own words: Hugging Face Spaces' "Memory limit exceeded (30G)".
     sig("memory-limit-exceeded", "Memory limit exceeded", Oom(JobLimit)),
     // Cloud Run's "Memory limit of 2048M exceeded with 2126M used" (see `matches_here`).
@@ -542,7 +568,9 @@ const MEMORY: &[Signature] = &[
     sig("shm-permission-denied", "shm_open failed : Permission denied", Context),
     // A runtime that goes on another way after an OOM (see reconcile.rs). Not "falling
     // back to": Ray's object store falls back to disk and the job still dies.
-    sig("oom-fallback", "retrying without", Context),
+    sig("oom-fallback", "retrying without", Fallback),
+    // TensorRT's builder skips a tactic whose workspace did not fit and tries the others.
+    sig("oom-fallback", "Skipping tactic", Fallback),
     // A tool that says /dev/shm has no room: pandarallel's "you don't have enough available space in `dev/shm`".
     sig("shm-no-space", "enough available space in `dev/shm`", Oom(Shm)),
     // Spark's MemoryStore cannot cache a block in the executor's memory: a warning, the job goes on.

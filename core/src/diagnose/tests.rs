@@ -391,3 +391,23 @@ fn translated_enomem_settings_and_suspicions() {
     let d = run("OSError: [Errno 28] No space left on device. I am running AlphaPose in a container, so I created a new container with 5G of shared memory\n");
     assert_eq!((d.oom, d.memory), (false, MemoryKind::Shm));
 }
+
+#[test]
+fn gccs_child_signal_is_a_kill_only_in_sigkills_words() {
+    for (line, oom) in [
+        ("c++: fatal error: Killed signal terminated program cc1plus", true),
+        ("c++: fatal error: Morto signal terminated program lto1", true),
+        ("g++: fatal error: Getötet signal terminated program cc1plus", true),
+        ("c++: fatal error: Segmentation fault signal terminated program cc1plus", false),
+        ("gcc: fatal error: UnKilled signal terminated program cc1", false),
+    ] {
+        assert_eq!(run(line).oom, oom, "{line}");
+    }
+}
+
+#[test]
+fn a_corrupted_heap_is_no_oom() {
+    let r = run("free(): invalid pointer\nAborted (core dumped)\n");
+    assert_eq!((r.oom, r.memory), (false, MemoryKind::None));
+    assert_eq!(r.look_alike().map(|(line, _)| line), Some(1));
+}

@@ -34,6 +34,13 @@ fn a_message_named_by_the_row_that_introduces_it() {
 }
 
 #[test]
+fn msvcs_bad_alloc_in_its_own_words() {
+    // ONNX Runtime on Windows: "Status Message: bad allocation" is std::bad_alloc's what().
+    let r = corpus("onnxruntime16305-fusedmatmul-status-bad-allocation-api-misuse");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Host));
+}
+
+#[test]
 fn windows_paging_file_in_english_and_chinese() {
     let r = corpus("yolov5-11418-winerror1455-tqdm-glued-traceback");
     assert_eq!((r.oom, r.memory), (true, MemoryKind::Host));

@@ -484,3 +484,72 @@ fn memory_named_in_other_words_and_places() {
     let gone = corpus("nccl-docs-systemd-unlink-dev-shm-enoent-lookalike");
     assert_eq!((gone.oom, gone.memory), (false, MemoryKind::None));
 }
+
+#[test]
+fn parents_reporting_a_childs_sigkill_in_their_own_words() {
+    // LABELLING.md rule 2.4: gcc's driver with SIGKILL's word in the user's locale ("Morto
+    // signal terminated program lto1"), cargo's "(signal: 9, SIGKILL: kill)", celery's
+    // MainProcess "exited with 'signal 9 (SIGKILL)'".
+    for id in [
+        "forgottenserver3317-lto1-morto-signal-portuguese",
+        "metruefx227-docker-cargo-build-rustc-sigkill",
+        "koku1588-celery-forkpoolworker-exited-signal-9-sigkill",
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (true, MemoryKind::Host), "{id}");
+    }
+}
+
+#[test]
+fn a_process_that_vanished_is_a_host_suspect() {
+    // Jupyter's server restarting its kernel, Ray's actor that died, the JVM unable to
+    // start a thread ("possibly out of memory or process/resource limits reached").
+    for id in [
+        "jupyternotebook5621-kernelrestarter-remote-no-reason",
+        "openrlhf269-ray-actor-died-unexpectedly-4090",
+        "cling240-java-unable-create-native-thread-possibly-oom",
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (false, MemoryKind::Host), "{id}");
+    }
+    // The same kernel restart after tcmalloc caught a bad free: heap corruption.
+    let r = corpus("colabtools3125-kernel-restart-tcmalloc-free-invalid-pointer");
+    assert_eq!((r.oom, r.memory), (false, MemoryKind::None));
+    assert!(r.summary.contains("heap was corrupted"), "{}", r.summary);
+}
+
+#[test]
+fn out_of_resources_that_names_no_memory() {
+    // ROCm's HSA_STATUS_ERROR_OUT_OF_RESOURCES speaks of queues, threads and events.
+    for id in [
+        "tinygrad3608-hsa-init-out-of-resources-with-torch-lookalike",
+        "legion1339-realm-crusher-hsa-out-of-resources-callbackqueue",
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (false, MemoryKind::None), "{id}");
+    }
+}
+
+#[test]
+fn a_builder_that_skips_what_did_not_fit_goes_on() {
+    // TensorRT's OutOfMemory errors, then "Skipping tactic 3 due to insufficient memory":
+    // the build tries its other tactics (LABELLING.md rule 2, last paragraph).
+    for id in [
+        "deepstreamyolo366-trt-skipping-tactic-insufficient-memory-warning",
+        "trtllm102-tactic-skip-insufficient-memory-host-killed-thread",
+        "streamdiffusion161-trt-engine-build-skipping-tactic-11gb-warning",
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (false, MemoryKind::Gpu), "{id}");
+    }
+    // Its allocator's failure with no tactic skipped after it is the build's OOM.
+    let r = corpus("tensorrt477-windows-builder-computecosts-outofmemory-1080ti");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Gpu));
+}
+
+#[test]
+fn a_containers_oom_in_dockers_event_stream() {
+    // `docker events`: "2019-05-04T18:05:45.011072877-05:00 container oom 29d72966e0be…".
+    let r = corpus("docker-for-linux670-docker-events-container-oom-k8s-notebook");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::JobLimit));
+}
