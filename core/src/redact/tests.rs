@@ -84,10 +84,14 @@ fn the_real_logs_lose_their_user_names_and_addresses() {
                 users += out[at + marker.len()..].starts_with("<user") as usize;
             }
         }
+        let mut at = 0;
         for word in out.split(|c: char| !(c.is_ascii_digit() || c == '.')) {
-            // A leading dot continues a dotted name (`libnppial.so.11.8.0.86`), not an address.
-            let ip = !word.starts_with('.') && is_ipv4(word.trim_end_matches('.'));
+            // A leading dot continues a dotted name (`libnppial.so.11.8.0.86`), and a word
+            // glued to a name before it is a version (`nvidia-cublas-cu12-12.1.3.1`), not an address.
+            let glued = out[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            let ip = !glued && !word.starts_with('.') && is_ipv4(word.trim_end_matches('.'));
             assert!(!ip || matches!(word, "0.0.0.0" | "127.0.0.1"), "{id}: address `{word}` survived");
+            at += word.len() + out[at + word.len()..].chars().next().map_or(0, char::len_utf8);
         }
     }
     assert!(users >= 25, "the corpus has many home directories ({users} redacted)");
