@@ -27,10 +27,33 @@ pub(super) const KILL_SENDERS: [&str; 7] = [
     "gunicorn-worker-timeout",
 ];
 
+/// Look-alikes whose usual cause is memory all the same: a suspicion the same
+/// log shows (an autotuner's "Out of memory" it went on from, a question naming
+/// GPU memory) stands over them, where other look-alikes outweigh it.
+pub(super) const YIELD_TO_SUSPECTS: [&str; 1] = ["gpu-library-start"];
+
 use Meaning::*;
 use MemoryKind::Host;
 
 pub(super) const LOOK_ALIKES: &[Signature] = &[
+    // cuDNN and cuBLAS could not start: "Could not create cudnn handle:
+    // CUDNN_STATUS_INTERNAL_ERROR", "CUBLAS_STATUS_NOT_INITIALIZED", "Failed to get
+    // convolution algorithm. This is probably because cuDNN failed to initialize", "Unable
+    // to find a valid cuDNN algorithm". The text does not say memory ran out (LABELLING.md
+    // rule 4), though a GPU already taken is their usual cause: the fixes say so first.
+    Signature {
+        also: &[
+            "CUBLAS_STATUS_NOT_INITIALIZED",
+            "Unable to find a valid cuDNN algorithm",
+            "determine best cudnn convolution",
+            "Failed to get convolution algorithm",
+        ],
+        ..sig(
+            "gpu-library-start",
+            "Could not create cudnn handle",
+            NotOom("cuDNN or cuBLAS could not start (a handle or a convolution algorithm), which the log does not tie to memory running out"),
+        )
+    },
     // The allocator caught a free of memory it never gave out: glibc's "free(): invalid
     // pointer", "munmap_chunk(): invalid pointer", "double free or corruption (out)",
     // tcmalloc's "Attempt to free invalid pointer 0x7f82050".

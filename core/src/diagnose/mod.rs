@@ -521,7 +521,8 @@ impl Diagnoser {
             self.seen.push((GPU_MOSTLY_FREE, line));
         }
         // A look-alike that explains the failure outweighs a mere suspicion.
-        let suspect = self.suspect.filter(|_| self.not_oom.is_empty());
+        let suspect =
+            self.suspect.filter(|_| self.not_oom.iter().all(|(id, _)| lookalikes::YIELD_TO_SUSPECTS.contains(id)));
         let memory = found.or(suspect.map(|(k, _)| k)).unwrap_or(MemoryKind::None);
         let phase = choose_phase(&self.phases, memory);
         // In a JAX log the word "tensorflow" is XLA's C++ path, not TensorFlow.
@@ -556,8 +557,7 @@ impl Diagnoser {
 /// Returns the suspect's line.
 fn free_gpu(suspect: Option<(MemoryKind, &str)>, seen: &[(&str, usize)], n: &Numbers) -> Option<usize> {
     let (MemoryKind::Gpu, id) = suspect? else { return None };
-    let (free, total) = (n.free?, n.capacity?);
-    if n.requested.is_some() || free.saturating_mul(2) < total {
+    if n.requested.is_some() || !n.gpu_mostly_free() {
         return None;
     }
     Some(first_seen(seen, id).unwrap_or(1))

@@ -119,15 +119,9 @@ const MEMORY: &[Signature] = &[
     // TensorFlow's BFC allocator running out (LABELLING.md rule 2.1), unless the same
     // message goes on "The caller indicates that this is not a failure" (signature::refined).
     sig("tf-bfc-ran-out", "ran out of memory trying to allocate", Oom(Gpu)),
-    // cuDNN's algorithm search fails when it cannot get workspace memory.
-    sig("cudnn-no-algorithm", "Unable to find a valid cuDNN algorithm", Suspect(Gpu)),
-    sig("cudnn-no-algorithm", "determine best cudnn convolution", Suspect(Gpu)),
-    sig("cudnn-no-algorithm", "Failed to get convolution algorithm", Suspect(Gpu)),
-    // cuBLAS and cuDNN fail to create their handles, and TensorFlow's copy to the
-    // GPU fails, when the GPU is already full: suspects, confirmed by allow_growth.
-    sig("gpu-handle-failed", "CUBLAS_STATUS_NOT_INITIALIZED", Suspect(Gpu)),
-    sig("gpu-handle-failed", "Could not create cudnn handle", Suspect(Gpu)),
-    sig("gpu-handle-failed", "CUDNN_STATUS_NOT_ENOUGH_WORKSPACE", Suspect(Gpu)),
+    // cuDNN says its workspace did not fit; TensorFlow's copy to the GPU fails when the
+    // GPU is already full. (cuDNN and cuBLAS failing to start at all: `gpu-library-start`.)
+    sig("cudnn-workspace", "CUDNN_STATUS_NOT_ENOUGH_WORKSPACE", Suspect(Gpu)),
     sig("tf-dst-tensor", "Dst tensor is not initialized", Suspect(Gpu)),
     // Warnings of GPU memory pressure while the run goes on: DeepSpeed's "N pytorch allocator
     // cache flushes since last step" (and its advice's tail), a trainer's "CUDA memory allocation retries".

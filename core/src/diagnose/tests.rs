@@ -191,7 +191,8 @@ fn wordings_of_other_runtimes_and_schedulers() {
     let cases: [(&str, bool, MemoryKind); 13] = [
         ("RuntimeError: Attempting to reserve 5.23G at the bottom of memory. That was not possible. There are 3.12G free, 0B reserved, and 3.12G reservable.", true, MemoryKind::Gpu),
         ("tensorflow.python.framework.errors_impl.InternalError: Dst tensor is not initialized.", false, MemoryKind::Gpu),
-        ("E tensorflow/stream_executor/cuda/cuda_blas.cc:238] failed to create cublas handle: CUBLAS_STATUS_NOT_INITIALIZED", false, MemoryKind::Gpu),
+        // cuBLAS that could not start: a look-alike whose fixes name a GPU already taken.
+        ("E tensorflow/stream_executor/cuda/cuda_blas.cc:238] failed to create cublas handle: CUBLAS_STATUS_NOT_INITIALIZED", false, MemoryKind::None),
         ("Error: llama runner process has terminated: signal: killed", true, MemoryKind::Host),
         ("Exception in thread \"main\" java.lang.OutOfMemoryError: Java heap space", true, MemoryKind::Host),
         ("FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory", true, MemoryKind::Host),

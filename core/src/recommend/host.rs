@@ -277,7 +277,7 @@ pub(super) fn shm(d: &Diagnosis, out: &mut Ranking) {
 
 /// A look-alike: say what the failure is instead.
 pub(super) fn not_oom(d: &Diagnosis, out: &mut Ranking) {
-    const LOOK_ALIKES: [(&str, &str); 28] = [
+    const LOOK_ALIKES: [(&str, &str); 29] = [
         ("nvidia-xid", "a GPU fault, not a full GPU: read the Xid number in dmesg (31: a kernel used a bad address, run compute-sanitizer; 79 or 'fallen off the bus': power, cooling or the PCIe link; nvidia-smi -q and a node drain)"),
         ("pin-memory-thread", "set pin_memory=False in the DataLoader to confirm, then check that torch, CUDA and the driver match; memory settings will not fix it"),
         ("sigterm-received", "find what stopped the job: the scheduler's log (time limit, preemption, scancel), or the sibling process (an orchestrator or inference server) whose crash made the launcher shut down"),
@@ -305,12 +305,13 @@ pub(super) fn not_oom(d: &Diagnosis, out: &mut Ranking) {
         ("nccl-unhandled", "rerun with NCCL_DEBUG=INFO to see the call that failed: a /dev/shm segment (docker --shm-size, --ipc=host), a network interface (NCCL_SOCKET_IFNAME), or the CUDA driver and NCCL versions"),
         ("nan-loss", "lower the learning rate or add warm-up and gradient clipping, check the data for bad samples, and under fp16 use a loss scaler or bf16; memory settings will not help"),
         ("k8s-evicted-disk", "give the pod disk: resources.requests/limits ephemeral-storage, a bigger node disk, or write caches and checkpoints to a volume"),
+        ("gpu-library-start", "if the GPU had room: check that cuDNN and cuBLAS match the framework's CUDA build (versions, LD_LIBRARY_PATH) and the driver"),
         (GPU_MOSTLY_FREE, "the GPU had room: check that the cuDNN/CUDA libraries match the framework build (versions, LD_LIBRARY_PATH) and the driver"),
     ];
     let known = LOOK_ALIKES.iter().find_map(|(id, detail)| d.first_seen(id).map(|l| (*id, *detail, l)));
     if let Some((id, detail, l)) = known {
         let because = match (id, d.numbers.free, d.numbers.capacity) {
-            (GPU_MOSTLY_FREE, Some(free), Some(total)) => {
+            (GPU_MOSTLY_FREE | "gpu-library-start", Some(free), Some(total)) if d.numbers.gpu_mostly_free() => {
                 format!("{}: {} of the {} GPU was free", at(l), b(free), b(total))
             }
             _ => {
@@ -318,7 +319,10 @@ pub(super) fn not_oom(d: &Diagnosis, out: &mut Ranking) {
                 format!("{}: `{what}`, which is not memory running out", at(l))
             }
         };
-        out.add("not_oom_fix", 100, detail, because);
+        // cuDNN/cuBLAS failing to start is more often a GPU already taken (gpu::library_start),
+        // unless the log shows the GPU had room.
+        let score = if id == "gpu-library-start" && !d.numbers.gpu_mostly_free() { 90 } else { 100 };
+        out.add("not_oom_fix", score, detail, because);
     } else if let Some((l, what)) = d.look_alike() {
         // A look-alike without a fix of its own in the table: say what it is.
         out.add(

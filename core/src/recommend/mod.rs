@@ -100,7 +100,10 @@ impl Ranking {
 pub fn recommend(d: &Diagnosis, runbooks: &[Runbook]) -> Vec<Fix> {
     let mut ranking = Ranking::default();
     match d.memory {
-        MemoryKind::None => host::not_oom(d, &mut ranking),
+        MemoryKind::None => {
+            host::not_oom(d, &mut ranking);
+            gpu::library_start(d, &mut ranking);
+        }
         // A suspected memory kind without proof (a worker that "exited unexpectedly") gets the same fixes.
         MemoryKind::Gpu => gpu::rank(d, &mut ranking),
         MemoryKind::Host => host::host(d, &mut ranking),

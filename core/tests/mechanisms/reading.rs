@@ -127,6 +127,13 @@ fn cudnn_and_cublas_workspace_failures_point_at_a_full_gpu() {
     // PyTorch: another process first; TensorFlow: its up-front grab first.
     let torch = corpus("marqo101-cudnn-no-valid-algorithm-gpu-oom");
     assert_eq!(ids(&torch)[0], "free_other_process");
+    // cuDNN and cuBLAS that could not start at all say nothing of memory (a look-alike,
+    // LABELLING.md rule 4), yet a GPU already taken leads their fixes, before a version check.
+    assert_eq!((torch.oom, torch.memory), (false, MemoryKind::None));
+    let handle = corpus("tensorflow24496-cudnn-handle-internal-error-rtx2070-allow-growth");
+    assert_eq!((handle.oom, handle.memory), (false, MemoryKind::None));
+    assert_eq!(ids(&handle)[..3], ["other", "free_other_process", "not_oom_fix"]);
+    assert!(handle.fixes[0].detail.contains("set_memory_growth"), "{}", handle.fixes[0].detail);
     let tf = corpus("tf7072-windows-cublas-alloc-failed-tf-jenkins-paths");
     assert_eq!(ids(&tf)[0], "other");
     assert!(tf.fixes[0].detail.contains("set_memory_growth"), "{}", tf.fixes[0].detail);

@@ -165,14 +165,30 @@ pub(super) fn ranks_share_a_gpu(f: &Facts, out: &mut Ranking) {
 /// their first call, so they are what fails when the GPU is already full:
 /// held by another process, or taken up front by TensorFlow or XLA (F-19, F-20).
 pub(super) fn workspace(f: &Facts, out: &mut Ranking) {
-    const WORKSPACE: [&str; 4] =
-        ["cudnn-no-algorithm", "cublas-alloc-failed", "cudnn-alloc-failed", "gpu-handle-failed"];
+    const WORKSPACE: [&str; 3] = ["cublas-alloc-failed", "cudnn-alloc-failed", "cudnn-workspace"];
     let Some(line) = WORKSPACE.into_iter().find_map(|id| f.d.first_seen(id)) else { return };
     // An allocator message with a request says more than the library's complaint.
     if f.requested.is_some() {
         return;
     }
     let because = format!("{}: cuDNN/cuBLAS could not get GPU memory for their workspace", at(line));
+    library_memory(f, because, out);
+}
+
+/// cuDNN or cuBLAS could not start (a look-alike: no memory words): where the
+/// log does not show the GPU mostly free, a GPU already taken is the usual
+/// cause (G-15, F-19, F-20), so its fixes come before a version check.
+pub(super) fn library_start(f: &Facts, out: &mut Ranking) {
+    let Some(line) = f.d.first_seen("gpu-library-start") else { return };
+    if f.d.numbers.gpu_mostly_free() {
+        return;
+    }
+    let because = format!("{}: cuDNN/cuBLAS could not start, most often because the GPU was already taken", at(line));
+    library_memory(f, because, out);
+}
+
+/// The fixes for a library that found no room on the GPU.
+fn library_memory(f: &Facts, because: String, out: &mut Ranking) {
     let preallocating = f.stack(Stack::Tensorflow) || f.stack(Stack::Jax) || f.d.has("xla");
     if preallocating {
         out.add(

@@ -76,6 +76,11 @@ fn facts(d: &Diagnosis) -> Facts<'_> {
     }
 }
 
+/// A look-alike with a GPU cause beside it: cuDNN or cuBLAS that could not start.
+pub(super) fn library_start(d: &Diagnosis, out: &mut Ranking) {
+    allocator::library_start(&facts(d), out);
+}
+
 pub(super) fn rank(d: &Diagnosis, out: &mut Ranking) {
     let f = facts(d);
     // TensorFlow's BFC warning without a failure: it retried with less memory (catalog F-19).
