@@ -43,7 +43,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// collected; a second, blind reading of the exempted texts (2026-12-07)
 /// relabelled those it found clear. Scored like the rest; only exempt from
 /// the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 37] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 40] = [
     (
         "localcolabfold147-not-enough-gpu-memory-wrapper-ptxas",
         "ColabFold's 'Not Enough GPU memory?' question is a GPU suspect (rule 3); the audit kept 'none' as unsure",
@@ -188,6 +188,18 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 37] = [
     (
         "diffbir59-chinese-cudnn-no-valid-algorithm-needs-11gb",
         "the only hint of memory is the reporter's question in Chinese ('这是不是表示GPU内存不够了？'), a rule-3 suspect Headroom does not read; it reads cuDNN's failure to find an algorithm, a look-alike",
+    ),
+    (
+        "wizardlm93-deepspeed-killing-subprocess-after-param-offload",
+        "DeepSpeed's launcher killing its ranks in an otherwise silent log: the collector read rule 4 (nothing ties it to memory), Headroom a host suspect, as the label of deepspeed1956 reads the same lines",
+    ),
+    (
+        "autohand558-omlx-prefill-memory-guard-rejected-metal-cap",
+        "a serving guard refusing a prompt whose predicted peak exceeds the Metal cap: a GPU suspect here, an OOM in omlx1951's label; Headroom reads neither wording",
+    ),
+    (
+        "coverm89-samtools-sort-tempfile-cannot-allocate-memory",
+        "ENOMEM when creating a temporary file: the collector read it as a suspect (not an allocation), while cbiocluster226's label reads mkdir's ENOMEM as rule 2.1's OOM, as Headroom does",
     ),
 ];
 

@@ -154,8 +154,8 @@ fn is_colour_code(text: &str) -> bool {
 }
 
 /// The memory a line's own words name: a device (`cuda`, `gpu`, `hip`,
-/// `mps`, `xla`, `hbm`, `vram`, a device ordinal), a cgroup or container
-/// limit, or a process heap (Java's and Node's "heap").
+/// `mps`, `xla`, `hbm`, `vram`, a device ordinal), shared memory, a cgroup or
+/// container limit, or a process heap (Java's and Node's "heap").
 pub fn memory_named(line: &str) -> Option<MemoryKind> {
     // TensorFlow names the CPU as a device: "on /job:localhost/.../device:CPU:0 by allocator cpu".
     // CUDA's pinned (page-locked) buffers are host memory: "could not allocate pinned host memory".
@@ -226,10 +226,16 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
         "video memory",
         "graphics memory",
     ];
+    // MPI's transports: "Unable to allocate shared memory for intra-node messaging".
+    const SHARED: [&str; 2] = ["shared memory", "/dev/shm"];
     // "Your job has used more RAM than asked for" (a centre's notice): the request is the limit.
     const LIMIT: [&str; 4] = ["cgroup", "memory limit", "than asked for", "than requested"];
     if DEVICE.iter().any(|w| find_ci(line, w).is_some()) {
         return Some(MemoryKind::Gpu);
+    }
+    // Not PostgreSQL's "anonymous shared memory": a mapping backed by RAM and swap, not /dev/shm.
+    if SHARED.iter().any(|w| find_ci(line, w).is_some()) && find_ci(line, "anonymous shared memory").is_none() {
+        return Some(MemoryKind::Shm);
     }
     LIMIT.iter().any(|w| find_ci(line, w).is_some()).then_some(MemoryKind::JobLimit)
 }
@@ -380,6 +386,8 @@ mod tests {
         // The GPU math libraries and the graphics stacks name the device in their own words.
         assert_eq!(memory_named("rocBLAS error: Could not allocate memory"), Some(MemoryKind::Gpu));
         assert_eq!(memory_named("There is not enough video memory available"), Some(MemoryKind::Gpu));
+        assert_eq!(memory_named("Unable to allocate shared memory for intra-node messaging."), Some(MemoryKind::Shm));
+        assert_eq!(memory_named("FATAL:  could not map anonymous shared memory: Cannot allocate memory"), None);
     }
 
     #[test]

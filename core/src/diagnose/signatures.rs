@@ -255,7 +255,11 @@ const MEMORY: &[Signature] = &[
     sig("cpu-allocator", "DefaultCPUAllocator:", Oom(Host)),
     // tcmalloc reports every large allocation (Colab's runtime log before its kernel restarts):
     // a suspicion of host memory; "== (nil)" after it is one that was refused.
-    sig("tcmalloc-large-alloc", "tcmalloc: large alloc", Suspect(Host)),
+    // Colab's log viewer shows it with two spaces: "tcmalloc:  large alloc 2400002048 bytes".
+    Signature {
+        also: &["tcmalloc:  large alloc"],
+        ..sig("tcmalloc-large-alloc", "tcmalloc: large alloc", Suspect(Host))
+    },
     // OpenCV's host allocator: "Insufficient memory (Failed to allocate N bytes) in cv::OutOfMemoryError".
     // OpenCV 4's spelling of it: "error: (-4:Insufficient memory) Failed to allocate N bytes in function 'OutOfMemoryError'".
     Signature { also: &["(-4:Insufficient memory)"], ..sig("opencv-oom", "cv::OutOfMemoryError", Oom(Host)) },
@@ -392,10 +396,15 @@ const MEMORY: &[Signature] = &[
             "status=9/KILL",
             // Rust's ExitStatus, as cargo reports rustc: "(signal: 9, SIGKILL: kill)".
             "SIGKILL: kill)",
+            // gunicorn's arbiter: "Worker (pid:25134) was sent SIGKILL! Perhaps out of memory?"
+            // (after its own WORKER TIMEOUT it names itself the sender: lookalikes::KILL_SENDERS).
+            "was sent SIGKILL",
         ],
         ..sig("sigkill-launcher", "exitcode: -9", Oom(Host))
     },
     word("sigkill-launcher", "exit code -9", Oom(Host)),
+    // SPAdes and other Python pipelines on a step: "finished abnormally, OS return value: -9".
+    word("sigkill-launcher", "return value: -9", Oom(Host)),
     // gcc's driver names its child's signal by strsignal, in the user's locale: "fatal
     // error: Killed signal terminated program cc1plus", "Morto signal terminated program
     // lto1". Only SIGKILL's word is a kill report (signature.rs).

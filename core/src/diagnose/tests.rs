@@ -343,9 +343,10 @@ fn runtimes_say_it_in_their_own_words() {
         let d = run(log);
         assert_eq!((d.oom, d.memory), (false, MemoryKind::Gpu), "{log}");
     }
-    // gunicorn's guess is a suspicion, unless its own timeout sent the SIGKILL.
+    // gunicorn's arbiter reporting its worker's SIGKILL is a parent's report (LABELLING.md
+    // rule 2.4), unless its own timeout sent the SIGKILL (rule 4).
     let guess = "[2024-05-01 10:00:03 +0000] [1] [ERROR] Worker (pid:42) was sent SIGKILL! Perhaps out of memory?\n";
-    assert_eq!((run(guess).oom, run(guess).memory), (false, MemoryKind::Host));
+    assert_eq!((run(guess).oom, run(guess).memory), (true, MemoryKind::Host));
     let timed_out = format!("[2024-05-01 10:00:02 +0000] [1] [CRITICAL] WORKER TIMEOUT (pid:42)\n{guess}");
     assert_eq!(run(&timed_out).memory, MemoryKind::None);
     // "may not have enough" (ollama) hedges; the phrase's own "not" denies nothing.

@@ -34,6 +34,16 @@ fn a_message_named_by_the_row_that_introduces_it() {
 }
 
 #[test]
+fn shared_memory_named_by_the_failing_line() {
+    // MPI's transport: "Unable to allocate shared memory for intra-node messaging."
+    let r = corpus("intel-caffe224-mpi-unable-to-allocate-shared-memory-dev-shm");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Shm));
+    // PostgreSQL's anonymous shared mapping is RAM and swap, not /dev/shm.
+    let r = corpus("tbase153-could-not-map-anonymous-shared-memory-chinese-enomem");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Host));
+}
+
+#[test]
 fn msvcs_bad_alloc_in_its_own_words() {
     // ONNX Runtime on Windows: "Status Message: bad allocation" is std::bad_alloc's what().
     let r = corpus("onnxruntime16305-fusedmatmul-status-bad-allocation-api-misuse");

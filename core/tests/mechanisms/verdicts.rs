@@ -553,3 +553,23 @@ fn a_containers_oom_in_dockers_event_stream() {
     let r = corpus("docker-for-linux670-docker-events-container-oom-k8s-notebook");
     assert_eq!((r.oom, r.memory), (true, MemoryKind::JobLimit));
 }
+
+#[test]
+fn more_parents_reporting_a_childs_sigkill() {
+    // SPAdes on its step: "finished abnormally, OS return value: -9"; gunicorn's arbiter
+    // without a WORKER TIMEOUT of its own: "Worker (pid:25134) was sent SIGKILL! Perhaps out of memory?".
+    for id in ["spades721-spades-core-os-return-minus9", "exllamav2-556-gunicorn-worker-sent-sigkill-perhaps-oom-a10"] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (true, MemoryKind::Host), "{id}");
+    }
+    // After its WORKER TIMEOUT, gunicorn sent the SIGKILL itself.
+    let r = corpus("konveyorkai109-gunicorn-worker-timeout-then-sigkill-perhaps-oom");
+    assert_eq!((r.oom, r.memory), (false, MemoryKind::None));
+}
+
+#[test]
+fn tcmalloc_and_a_kernel_restart_in_colabs_log_viewer() {
+    // "tcmalloc:  large alloc 2400002048 bytes" (two spaces) before "kernel … restarted".
+    let r = corpus("colabtools513-tcmalloc-large-alloc-then-kernel-restarted-gensim");
+    assert_eq!((r.oom, r.memory), (false, MemoryKind::Host));
+}
