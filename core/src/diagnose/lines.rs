@@ -240,12 +240,24 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
     LIMIT.iter().any(|w| find_ci(line, w).is_some()).then_some(MemoryKind::JobLimit)
 }
 
-/// The memory a row names when it introduces the message on the next row
-/// (ends with a colon), as a C++ exception's `what():` names its source file.
-/// Long rows introduce nothing: they are never carried between reads.
-pub fn introduces(row: &str) -> Option<MemoryKind> {
-    let row = row.trim_end();
-    (row.len() <= MAX_INTRODUCING_ROW && row.ends_with(':')).then(|| memory_named(row)).flatten()
+/// The memory named by the row of `text` that ends at `end` (a line break)
+/// when it introduces the message on the next row (ends with a colon), as a
+/// C++ exception's `what():` names its source file. Only the row's end is
+/// looked at first, so rows that introduce nothing cost nothing; long rows
+/// introduce nothing, so they are never carried between reads.
+pub fn introduced_by(text: &str, end: usize) -> Option<MemoryKind> {
+    // Only this row's own trailing blanks: a blank row introduces nothing.
+    let row_end = text[..end].trim_end_matches([' ', '\t', '\r']).len();
+    if !text[..row_end].ends_with(':') {
+        return None;
+    }
+    let window = row_end.saturating_sub(MAX_INTRODUCING_ROW);
+    let start = match memchr::memrchr(b'\n', &text.as_bytes()[window..row_end]) {
+        Some(at) => window + at + 1,
+        None if window == 0 => 0,
+        None => return None,
+    };
+    memory_named(&text[start..row_end])
 }
 
 const MAX_INTRODUCING_ROW: usize = 1024;
@@ -393,9 +405,13 @@ mod tests {
     #[test]
     fn a_row_names_memory_for_the_next_only_when_it_introduces_it() {
         let what = "  what():  /scratch/picongpu/thirdParty/mallocMC/SimpleCudaMalloc_impl.hpp(42):";
-        assert_eq!(introduces(what), Some(MemoryKind::Gpu));
-        assert_eq!(introduces("  File \"/opt/torch/cuda/memory.py\", line 12, in alloc"), None);
-        assert_eq!(introduces(&format!("{}cuda:", "x".repeat(MAX_INTRODUCING_ROW))), None);
+        let introduced = |row: &str| introduced_by(&format!("log\n{row}\nerror"), row.len() + 4);
+        assert_eq!(introduced(what), Some(MemoryKind::Gpu));
+        assert_eq!(introduced("  File \"/opt/torch/cuda/memory.py\", line 12, in alloc"), None);
+        assert_eq!(introduced(&format!("{}cuda:", "x".repeat(MAX_INTRODUCING_ROW))), None);
+        assert_eq!(introduced(&format!("{}cuda:", "x".repeat(MAX_INTRODUCING_ROW - 8))), Some(MemoryKind::Gpu));
+        // A blank row between them: nothing introduced, in any chunking.
+        assert_eq!(introduced_by("  what():  /src/SimpleCudaMalloc_impl.hpp(42):\n   \nerror", 50), None);
     }
 
     #[test]

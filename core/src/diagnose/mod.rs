@@ -271,7 +271,7 @@ impl Diagnoser {
                 scan_from -= 1;
             }
             self.named_above = match line_start.checked_sub(1) {
-                Some(end) => lines::introduces(row_before(text, end)),
+                Some(end) => lines::introduced_by(text, end),
                 None => self.named_by_last_row,
             };
             self.read_line(m, &line, scan_from, line_no + 1);
@@ -281,17 +281,11 @@ impl Diagnoser {
         if resume > 0 {
             // A message that opens the next read may have been introduced on this row.
             self.named_by_last_row =
-                (bytes[resume - 1] == b'\n').then(|| lines::introduces(row_before(text, resume - 1))).flatten();
+                (bytes[resume - 1] == b'\n').then(|| lines::introduced_by(text, resume - 1)).flatten();
         }
         self.lines_before = line_no + memchr::memchr_iter(b'\n', &bytes[counted_to..resume]).count();
         resume
     }
-}
-
-/// The row that ends at `end` (a line break).
-fn row_before(text: &str, end: usize) -> &str {
-    let start = memchr::memrchr(b'\n', &text.as_bytes()[..end]).map_or(0, |i| i + 1);
-    &text[start..end]
 }
 
 /// The first line on which signature `id` was seen, in a list of `(id, first line)`.
