@@ -43,7 +43,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// collected; a second, blind reading of the exempted texts (2026-12-07)
 /// relabelled those it found clear. Scored like the rest; only exempt from
 /// the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 40] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 44] = [
     (
         "localcolabfold147-not-enough-gpu-memory-wrapper-ptxas",
         "ColabFold's 'Not Enough GPU memory?' question is a GPU suspect (rule 3); the audit kept 'none' as unsure",
@@ -190,16 +190,32 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 40] = [
         "the only hint of memory is the reporter's question in Chinese ('这是不是表示GPU内存不够了？'), a rule-3 suspect Headroom does not read; it reads cuDNN's failure to find an algorithm, a look-alike",
     ),
     (
-        "wizardlm93-deepspeed-killing-subprocess-after-param-offload",
-        "DeepSpeed's launcher killing its ranks in an otherwise silent log: the collector read rule 4 (nothing ties it to memory), Headroom a host suspect, as the label of deepspeed1956 reads the same lines",
-    ),
-    (
         "autohand558-omlx-prefill-memory-guard-rejected-metal-cap",
         "a serving guard refusing a prompt whose predicted peak exceeds the Metal cap: a GPU suspect here, an OOM in omlx1951's label; Headroom reads neither wording",
     ),
     (
         "coverm89-samtools-sort-tempfile-cannot-allocate-memory",
         "ENOMEM when creating a temporary file: the collector read it as a suspect (not an allocation), while cbiocluster226's label reads mkdir's ENOMEM as rule 2.1's OOM, as Headroom does",
+    ),
+    (
+        "krita1511-mps-invalid-buffer-size-58gb-live-mode",
+        "MPS's 'Invalid buffer size' (one buffer over the device's limit): a GPU suspect here, none in the blind reading of wan21pr69's per-array cap; Headroom reads no memory in it",
+    ),
+    (
+        "spyder7635-kernel-start-error-tf-allocation-exceeds-10pct",
+        "TensorFlow's 'exceeds 10% of system memory' warnings: host suspects in three labels, none in two; Headroom reads the warning as a look-alike",
+    ),
+    (
+        "gitcode-tensorrt-rtx2000-8gib-workspace-tactics-skipped",
+        "a Chinese prose summary of TensorRT's skipped tactics ('由于内存不足,某些优化策略(tactic)被跳过'): Headroom reads the translated 'out of memory', not the skipping",
+    ),
+    (
+        "fuchsia-kernel-oom-thread-kills-agent-job",
+        "Fuchsia's kernel OOM report lists processes whose names hold 'device' (userpicker_device_shell), which Headroom takes for the GPU",
+    ),
+    (
+        "cerebras-stack-model-too-large-to-fit-in-memory",
+        "Cerebras' compiler: 'Model is too large to fit in memory' is a wording no table or weak reading has",
     ),
 ];
 

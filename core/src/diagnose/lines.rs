@@ -114,8 +114,9 @@ fn after_progress_bar(t: &str, word: &str) -> bool {
     const RATES: [&str; 5] = ["it/s", "s/it", "task/s", "ETA", "%"];
     t.strip_suffix(word).is_some_and(|bar| {
         let duration = bar.strip_suffix('s').is_some_and(|b| b.ends_with(|c: char| c.is_ascii_digit()));
-        // A status printed without a line break: "---> Collecting...Killed".
-        let status = bar.ends_with("...") || bar.ends_with('…');
+        // A status printed without a line break: "---> Collecting...Killed", conda's
+        // "Solving environment: ...working... Killed".
+        let status = bar.trim_end().ends_with("...") || bar.trim_end().ends_with('…');
         status || ((bar.ends_with(['|', ']', '%']) || duration) && RATES.iter().any(|r| bar.contains(r)))
     })
 }
@@ -350,6 +351,8 @@ mod tests {
     fn killed_in_other_languages_and_behind_prefixes() {
         assert!(is_shell_killed("[1]+  已杀死               nohup python train.py"));
         assert!(is_shell_killed("./run.sh: Zeile 3: 4242 Getötet                 python train.py"));
+        // A status conda printed without its line break, behind BuildKit's step prefix.
+        assert!(is_shell_killed("#11 212.9 Solving environment: ...working... Killed"));
         assert!(is_shell_killed("強制終了"));
         assert!(is_shell_killed("Убито"));
         assert!(is_shell_killed("trainer-1  | Killed"));

@@ -2,7 +2,7 @@
 //! the way an OOM would, but that are not memory running out. Each says what
 //! it is instead. Part of the signature table (`signatures.rs`).
 
-use super::signature::{generic, sig, word, Boundary, Meaning, Signature};
+use super::signature::{exact, generic, sig, word, Boundary, Meaning, Signature};
 use crate::memory::MemoryKind;
 
 const THREAD_LIMIT: &str = "a thread could not be created: the process and thread limit (ulimit -u), not memory";
@@ -67,7 +67,8 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
     },
     // gunicorn's arbiter: "[CRITICAL] WORKER TIMEOUT (pid:42)", then it sends the worker
     // SIGKILL ("Perhaps out of memory?" is its guess when it did not send it itself).
-    sig(
+    // In capitals only: loky's "a too short worker timeout" is a possible cause, not this.
+    exact(
         "gunicorn-worker-timeout",
         "WORKER TIMEOUT",
         NotOom("gunicorn killed a worker that did not answer within its --timeout: a time limit, not memory"),

@@ -210,9 +210,6 @@ impl Diagnoser {
         if !self.oom_kinds.is_empty() || !self.not_oom.is_empty() || self.suspect.is_some() {
             return;
         }
-        if phrases::needs_a_silent_log(weak.id) && self.failure.is_some() {
-            return;
-        }
         match weak.meaning {
             Meaning::Oom(kind) => {
                 self.oom_kinds.push((kind, 1));

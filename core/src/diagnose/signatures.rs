@@ -284,6 +284,15 @@ const MEMORY: &[Signature] = &[
     },
     // Ray's actor whose process vanished (the contract's worker that "exited unexpectedly").
     sig("ray-actor-died", "actor died unexpectedly", Suspect(Host)),
+    // Ray's older worker death: "A worker died or was killed while executing a task by an
+    // unexpected system error."
+    sig("ray-actor-died", "worker died or was killed while executing", Suspect(Host)),
+    // loky's warning: "A worker stopped while some jobs were given to the executor. This can be
+    // caused by a too short worker timeout or by a memory leak."
+    sig("loky-worker-stopped", "A worker stopped while some jobs were given", Suspect(Host)),
+    // MATLAB refuses an array over its preference (sized to RAM): "Requested 1x2114046976
+    // (15.8GB) array exceeds maximum array size preference."
+    sig("matlab-array-size", "exceeds maximum array size preference", Suspect(Host)),
     sig("numpy-unable-to-allocate", "Unable to allocate", OomByContext(Host)),
     sig("kernel-oom-kill", "Out of memory: Killed process", Oom(Host)),
     sig("kernel-oom-kill", "Out of memory: Kill process", Oom(Host)),
@@ -396,6 +405,13 @@ const MEMORY: &[Signature] = &[
             "status=9/KILL",
             // Rust's ExitStatus, as cargo reports rustc: "(signal: 9, SIGKILL: kill)".
             "SIGKILL: kill)",
+            // PM2: "App [index:0] exited with code [0] via signal [SIGKILL]"; uWSGI's master:
+            // "worker 1 (pid: 108) died, killed by signal 9"; test runners on a test process:
+            // "exit code: CRASHED (Signal: 9)", "Test process crashed with signal 9".
+            "via signal [SIGKILL]",
+            "died, killed by signal 9",
+            "CRASHED (Signal: 9)",
+            "crashed with signal 9",
             // gunicorn's arbiter: "Worker (pid:25134) was sent SIGKILL! Perhaps out of memory?"
             // (after its own WORKER TIMEOUT it names itself the sender: lookalikes::KILL_SENDERS).
             "was sent SIGKILL",
@@ -574,6 +590,8 @@ const MEMORY: &[Signature] = &[
     sig("oom-fallback", "retrying without", Fallback),
     // TensorRT's builder skips a tactic whose workspace did not fit and tries the others.
     sig("oom-fallback", "Skipping tactic", Fallback),
+    // LMCache's connector skips storing what did not fit: "The KV cache will not be stored."
+    sig("oom-fallback", "will not be stored", Fallback),
     // A tool that says /dev/shm has no room: pandarallel's "you don't have enough available space in `dev/shm`".
     sig("shm-no-space", "enough available space in `dev/shm`", Oom(Shm)),
     // Spark's MemoryStore cannot cache a block in the executor's memory: a warning, the job goes on.

@@ -573,3 +573,41 @@ fn tcmalloc_and_a_kernel_restart_in_colabs_log_viewer() {
     let r = corpus("colabtools513-tcmalloc-large-alloc-then-kernel-restarted-gensim");
     assert_eq!((r.oom, r.memory), (false, MemoryKind::Host));
 }
+
+#[test]
+fn supervisors_and_test_runners_reporting_a_childs_sigkill() {
+    // PM2's "via signal [SIGKILL]", uWSGI's "died, killed by signal 9", a test runner's
+    // "CRASHED (Signal: 9)" and "Test process crashed with signal 9" (LABELLING.md rule 2.4);
+    // conda's "Solving environment: ...working... Killed" in a docker build.
+    for id in [
+        "pm2-4154-app-exited-code-0-via-signal-sigkill",
+        "uwsgi1779-worker-died-killed-by-signal-9-respawn-django",
+        "nodejs18525-jenkins-container-test-crashed-signal-9",
+        "ttxla4339-nightly-training-tests-crashed-signal-9-and-6",
+        "mlflowbook1-docker-build-conda-solve-killed-exit-137",
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (true, MemoryKind::Host), "{id}");
+    }
+}
+
+#[test]
+fn deaths_and_refusals_that_only_suggest_host_memory() {
+    // Ray's older "worker died or was killed while executing a task", loky's "a worker
+    // stopped ... a too short worker timeout or a memory leak" (not gunicorn's WORKER TIMEOUT),
+    // MATLAB's maximum array size preference, ggml's NULL context buffer, LMCache's failed
+    // allocation after which "The KV cache will not be stored".
+    for id in [
+        "ray18377-tune-dqn-worker-died-unexpected-system-error-2021",
+        "ewb247-loky-worker-stopped-too-short-timeout-or-memory-leak",
+        "coderoad-matlab-zeros-exceeds-maximum-array-size-preference",
+        "koboldcpp1749-kokoro-ggml-assert-mem-buffer-null-no-oom-line",
+        "lmcache969-failed-to-allocate-kv-cache-will-not-be-stored",
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (false, MemoryKind::Host), "{id}");
+    }
+    // DeepSpeed's launcher killing its ranks after one exited says nothing of why.
+    let r = corpus("deepspeed1581-killing-subprocess-calledprocesserror");
+    assert_eq!((r.oom, r.memory), (false, MemoryKind::None));
+}
