@@ -338,5 +338,13 @@ pub(super) fn not_oom(d: &Diagnosis, out: &mut Ranking) {
             format!("the failure is `{text}`: fix that error; memory settings will not help"),
             format!("{}: the last failure in the log is not memory running out", at(*l)),
         );
+    } else {
+        // Nothing recognised at all: still say where to look, hedged for a log cut short.
+        out.add(
+            "not_oom_fix",
+            80,
+            "no sign of memory running out: look for the first error in the full log and fix that; memory settings are unlikely to help (unless the paste was cut before the error)",
+            format!("none of the {} line(s) shows an OOM message, a kill or a memory warning", d.lines),
+        );
     }
 }
