@@ -43,7 +43,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// collected; a second, blind reading of the exempted texts (2026-12-07)
 /// relabelled those it found clear. Scored like the rest; only exempt from
 /// the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 44] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 47] = [
     (
         "localcolabfold147-not-enough-gpu-memory-wrapper-ptxas",
         "ColabFold's 'Not Enough GPU memory?' question is a GPU suspect (rule 3); the audit kept 'none' as unsure",
@@ -216,6 +216,18 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 44] = [
     (
         "cerebras-stack-model-too-large-to-fit-in-memory",
         "Cerebras' compiler: 'Model is too large to fit in memory' is a wording no table or weak reading has",
+    ),
+    (
+        "verl224-rollout-workers-11gb-host-each-96gb-node",
+        "only a table of processes and their memory (the shape of Ray's top memory users), no failure: the collector read a host suspect, Headroom reads no failure at all",
+    ),
+    (
+        "vitsfast397-docker-semlock-errno28-no-space-chinese-not-disk",
+        "ENOSPC while creating a multiprocessing semaphore: a /dev/shm suspect here, a disk-full look-alike in the labels of alphapose444 and sigprofiler95, as Headroom reads it",
+    ),
+    (
+        "openj9-13803-shared-classes-cache-open-shared-memory-disk-full",
+        "the JVM's 'An error has occurred while opening shared memory' says neither full nor no space; the collector read a shared-memory suspect",
     ),
 ];
 

@@ -193,7 +193,7 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
     // TensorRT's logger tags its builder's lines "[TRT]": its workspace is the device's,
     // as is a tactic's it skipped for insufficient memory.
     // Ascend's NPU driver ("[ascend]...[devmm]") and other NPUs: an accelerator's memory.
-    const DEVICE: [&str; 32] = [
+    const DEVICE: [&str; 33] = [
         "[TRT]",
         "Skipping tactic",
         "ascend",
@@ -216,6 +216,7 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
         "vulkan",
         "opencl",
         "directml",
+        "DmlExecutionProvider",
         "sycl",
         "DRAM buffer",
         "rocblas",

@@ -35,6 +35,11 @@ impl Diagnoser {
         } else if self.saw("memory-file-system").is_some() && self.drop_look_alike("disk-full") {
             self.suspect.get_or_insert((MemoryKind::Shm, "memory-file-system"));
         }
+        // cuDNN or cuBLAS that could not start while the log's own figures show the GPU
+        // nearly full (XLA's preallocation before it): a GPU suspect, not a look-alike.
+        if numbers.gpu_mostly_taken() && self.drop_look_alike("gpu-library-start") {
+            self.suspect.get_or_insert((MemoryKind::Gpu, "gpu-library-start"));
+        }
         // NCCL fails to create its segment when it may not open /dev/shm, too:
         // that is not a full /dev/shm.
         if self.saw("shm-permission-denied").is_some() && self.oom_kinds.iter().any(|(k, _)| *k == MemoryKind::Shm) {

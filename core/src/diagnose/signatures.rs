@@ -114,6 +114,11 @@ const MEMORY: &[Signature] = &[
     sig("tpu-hbm-oom", "Ran out of memory in memory space", Oom(Gpu)),
     // TPU runtime: "Attempting to reserve 5.23G at the bottom of memory. That was not possible."
     sig("tpu-hbm-oom", "That was not possible", OomByContext(Gpu)),
+    // XLA's HBM breakdown is printed for an OOM: without its error line, a suspicion.
+    sig("tpu-hbm-report", "Program hbm requirement", Suspect(Gpu)),
+    // TensorFlow's hint after a ResourceExhaustedError: "If you want to see a list of allocated
+    // tensors when OOM happens, add report_tensor_allocations_upon_oom to RunOptions".
+    sig("tf-oom-hint", "report_tensor_allocations_upon_oom", Suspect(Gpu)),
     sig("tf-oom-allocating", "OOM when allocating tensor", OomByContext(Gpu)),
     sig("tf-internal-oom", "Internal: out of memory", Oom(Gpu)),
     // TensorFlow's BFC allocator running out (LABELLING.md rule 2.1), unless the same
@@ -324,6 +329,10 @@ const MEMORY: &[Signature] = &[
     Signature {
         also: &[
             "記憶體不足",
+            // Windows' ERROR_NOT_ENOUGH_MEMORY ("内存资源不足，无法处理此命令"), Photoshop's
+            // "没有足够内存(RAM)".
+            "内存资源不足",
+            "没有足够内存",
             "メモリ不足",
             "メモリが不足",
             "메모리 부족",
@@ -479,7 +488,12 @@ const MEMORY: &[Signature] = &[
     // .NET: "Exception of type 'System.OutOfMemoryException' was thrown."
     sig("dotnet-oom", "System.OutOfMemoryException", Oom(Host)),
     sig("windows-not-enough-memory", "WinError 8]", Oom(Host)),
+    // Its HRESULTs read the same in every language: ERROR_NOT_ENOUGH_MEMORY as "HRESULT:
+    // 0x80070008", E_OUTOFMEMORY as "8007000E" (DirectML's, on the device: the line says so).
+    Signature { also: &["0x80070008"], ..sig("windows-out-of-memory-code", "8007000E", OomByContext(Host)) },
     Signature { also: PAGING_FILE_TOO_SMALL, ..sig("windows-paging-file", "paging file is too small", Oom(Host)) },
+    // The same, generic too, so that a console's wrap ("The paging fi\nle is too small") is read.
+    generic("windows-paging-file", "paging file is too small", Oom(Host)),
     sig("ray-node-low-memory", "node running low on memory", Oom(Host)),
     // The raylet's summary: "2 Workers (tasks / actors) killed due to memory pressure (OOM)".
     sig("ray-oom-killer", "due to memory pressure", Oom(Host)),

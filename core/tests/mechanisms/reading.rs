@@ -527,3 +527,36 @@ fn serving_and_apple_allocators_and_a_jobs_peak_at_its_request() {
     let status = corpus("blendedicu42-polars-collect-killed-after-sink-unsupported");
     assert_eq!((status.oom, status.memory), (true, MemoryKind::Host));
 }
+
+#[test]
+fn windows_out_of_memory_in_its_codes_and_other_languages() {
+    // "内存资源不足，无法处理此命令。 (异常来自 HRESULT:0x80070008)", Photoshop's "没有足够内存(RAM)",
+    // Docker's "The paging fi\nle is too small" cut by the console.
+    for id in [
+        "caliburn777-wpf-glyphmetrics-chinese-not-enough-memory-0x80070008",
+        "imgcook77-chinese-photoshop-general-error-not-enough-ram",
+        "navdocker383-hyperv-createcomputesystem-paging-file-gbk-mojibake-event",
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (true, MemoryKind::Host), "{id}");
+    }
+    // E_OUTOFMEMORY (8007000E) inside onnxruntime's DmlExecutionProvider: the device's.
+    let r = corpus("diffusers552-onnx-img2img-dml-memcpytohost-8007000e-vae-decoder");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Gpu));
+}
+
+#[test]
+fn reports_printed_for_an_oom_without_its_error_line() {
+    // XLA's "Program hbm requirement" breakdown, TensorFlow's report_tensor_allocations_upon_oom hint.
+    for id in [
+        "easydel95-tpu-v2-8-hbm-usage-breakdown-without-error-line",
+        "seq2seq-couplet11-tf-oom-hint-only-report-tensor-allocations",
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (false, MemoryKind::Gpu), "{id}");
+    }
+    // cuDNN that could not start with 382 MB of 4.2 GB free (XLA preallocated the rest):
+    // a GPU suspect, where with the GPU free it is a look-alike.
+    let r = corpus("exla86-cudnn-handle-fails-after-bfc-prealloc-382mb-free");
+    assert_eq!((r.oom, r.memory), (false, MemoryKind::Gpu));
+}

@@ -84,6 +84,11 @@ impl Numbers {
     pub fn gpu_mostly_free(&self) -> bool {
         matches!((self.free, self.capacity), (Some(free), Some(total)) if free.saturating_mul(2) >= total)
     }
+
+    /// The log's own figures show less than a quarter of the GPU free.
+    pub fn gpu_mostly_taken(&self) -> bool {
+        matches!((self.free, self.capacity), (Some(free), Some(total)) if free.saturating_mul(4) < total)
+    }
 }
 
 /// Other processes on the GPU, by pid, for summing without double counting.
