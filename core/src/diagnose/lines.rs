@@ -248,8 +248,15 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
 /// looked at first, so rows that introduce nothing cost nothing; long rows
 /// introduce nothing, so they are never carried between reads.
 pub fn introduced_by(text: &str, end: usize) -> Option<MemoryKind> {
-    // Only this row's own trailing blanks: a blank row introduces nothing.
-    let row_end = text[..end].trim_end_matches([' ', '\t', '\r']).len();
+    // Only this row's own trailing blanks and colour codes: a blank row introduces nothing.
+    let mut row_end = text[..end].trim_end_matches([' ', '\t', '\r']).len();
+    while let Some(esc) = memchr::memrchr(0x1b, &text.as_bytes()[row_end.saturating_sub(16)..row_end]) {
+        let at = row_end.saturating_sub(16) + esc;
+        if !is_colour_code(&text[at..row_end]) {
+            break;
+        }
+        row_end = text[..at].trim_end_matches([' ', '\t', '\r']).len();
+    }
     if !text[..row_end].ends_with(':') {
         return None;
     }
@@ -414,6 +421,11 @@ mod tests {
         assert_eq!(introduced("  File \"/opt/torch/cuda/memory.py\", line 12, in alloc"), None);
         assert_eq!(introduced(&format!("{}cuda:", "x".repeat(MAX_INTRODUCING_ROW))), None);
         assert_eq!(introduced(&format!("{}cuda:", "x".repeat(MAX_INTRODUCING_ROW - 8))), Some(MemoryKind::Gpu));
+        // A colour code closing the row hides nothing.
+        assert_eq!(
+            introduced("\u{1b}[31m  what():  /src/SimpleCudaMalloc_impl.hpp(42):\u{1b}[0m"),
+            Some(MemoryKind::Gpu)
+        );
         // A blank row between them: nothing introduced, in any chunking.
         assert_eq!(introduced_by("  what():  /src/SimpleCudaMalloc_impl.hpp(42):\n   \nerror", 50), None);
     }
