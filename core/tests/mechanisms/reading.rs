@@ -559,4 +559,7 @@ fn reports_printed_for_an_oom_without_its_error_line() {
     // a GPU suspect, where with the GPU free it is a look-alike.
     let r = corpus("exla86-cudnn-handle-fails-after-bfc-prealloc-382mb-free");
     assert_eq!((r.oom, r.memory), (false, MemoryKind::Gpu));
+    // Its fixes are a GPU already taken: XLA's preallocation first, then another process.
+    assert_eq!(ids(&r)[..2], ["other", "free_other_process"]);
+    assert!(r.fixes[0].detail.contains("memory_fraction"), "{}", r.fixes[0].detail);
 }

@@ -107,6 +107,8 @@ pub(super) fn rank(d: &Diagnosis, out: &mut Ranking) {
     allocator::fragmentation(&f, out);
     allocator::ranks_share_a_gpu(&f, out);
     allocator::workspace(&f, out);
+    // cuDNN/cuBLAS that could not start on a GPU the log shows nearly full (a suspect).
+    allocator::library_start(&f, out);
     workload::frameworks(&f, out);
     workload::frames_and_phase(&f, out);
     workload::settings(&f, out);
