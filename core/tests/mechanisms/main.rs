@@ -1,6 +1,7 @@
 //! Each mechanism of the diagnoser on a real log that needs it,
 //! taken from the corpus's dev split (never the fresh one: see accuracy.rs).
 
+use headroom_core::memory::MemoryKind;
 use headroom_core::recommend::{diagnose, Report};
 use serde_json::Value;
 
@@ -21,6 +22,14 @@ fn corpus(id: &str) -> Report {
         .find(|e| e["id"] == id)
         .unwrap_or_else(|| panic!("no corpus entry {id}"));
     diagnose(entry["log"].as_str().unwrap_or(""), &[])
+}
+
+/// Each dev log reads as this verdict (oom, memory).
+fn read_as(ids: &[&str], verdict: (bool, MemoryKind)) {
+    for id in ids {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), verdict, "{id}");
+    }
 }
 
 fn gib(x: f64) -> u64 {

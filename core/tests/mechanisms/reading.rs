@@ -1,7 +1,7 @@
 //! Reading the message itself: wrapped, prefixed, translated and other runtimes'
 //! wordings, which memory it names, its figures, and the fixes they lead to.
 
-use super::{corpus, gib, ids};
+use super::{corpus, gib, ids, read_as};
 use headroom_core::memory::{MemoryKind, Stack};
 
 #[test]
@@ -498,13 +498,13 @@ fn rows_cut_at_a_terminals_width_and_what_they_say_whole() {
     let trt = corpus("triton6064-tensorrt-tactic-skipped-insufficient-memory-then-no-implementation");
     assert_eq!((trt.oom, trt.memory), (false, MemoryKind::Gpu));
     // Julia's OutOfMemoryError() and gcc's "Killed (program cc1plus)": the host's.
-    for id in [
-        "imagedistances9-julia-loaderror-outofmemoryerror-hausdorff-pairwise",
-        "p4c1262-ice-killed-cc1plus-unified-sources-vm",
-    ] {
-        let r = corpus(id);
-        assert_eq!((r.oom, r.memory), (true, MemoryKind::Host), "{id}");
-    }
+    read_as(
+        &[
+            "imagedistances9-julia-loaderror-outofmemoryerror-hausdorff-pairwise",
+            "p4c1262-ice-killed-cc1plus-unified-sources-vm",
+        ],
+        (true, MemoryKind::Host),
+    );
     // ollama's question: "you may not have enough available memory to run this model?"
     let asked = corpus("ollama1019-llama-runner-exited-not-enough-available-memory");
     assert_eq!((asked.oom, asked.memory), (false, MemoryKind::Host));
@@ -532,14 +532,14 @@ fn serving_and_apple_allocators_and_a_jobs_peak_at_its_request() {
 fn windows_out_of_memory_in_its_codes_and_other_languages() {
     // "内存资源不足，无法处理此命令。 (异常来自 HRESULT:0x80070008)", Photoshop's "没有足够内存(RAM)",
     // Docker's "The paging fi\nle is too small" cut by the console.
-    for id in [
-        "caliburn777-wpf-glyphmetrics-chinese-not-enough-memory-0x80070008",
-        "imgcook77-chinese-photoshop-general-error-not-enough-ram",
-        "navdocker383-hyperv-createcomputesystem-paging-file-gbk-mojibake-event",
-    ] {
-        let r = corpus(id);
-        assert_eq!((r.oom, r.memory), (true, MemoryKind::Host), "{id}");
-    }
+    read_as(
+        &[
+            "caliburn777-wpf-glyphmetrics-chinese-not-enough-memory-0x80070008",
+            "imgcook77-chinese-photoshop-general-error-not-enough-ram",
+            "navdocker383-hyperv-createcomputesystem-paging-file-gbk-mojibake-event",
+        ],
+        (true, MemoryKind::Host),
+    );
     // E_OUTOFMEMORY (8007000E) inside onnxruntime's DmlExecutionProvider: the device's.
     let r = corpus("diffusers552-onnx-img2img-dml-memcpytohost-8007000e-vae-decoder");
     assert_eq!((r.oom, r.memory), (true, MemoryKind::Gpu));
@@ -548,13 +548,13 @@ fn windows_out_of_memory_in_its_codes_and_other_languages() {
 #[test]
 fn reports_printed_for_an_oom_without_its_error_line() {
     // XLA's "Program hbm requirement" breakdown, TensorFlow's report_tensor_allocations_upon_oom hint.
-    for id in [
-        "easydel95-tpu-v2-8-hbm-usage-breakdown-without-error-line",
-        "seq2seq-couplet11-tf-oom-hint-only-report-tensor-allocations",
-    ] {
-        let r = corpus(id);
-        assert_eq!((r.oom, r.memory), (false, MemoryKind::Gpu), "{id}");
-    }
+    read_as(
+        &[
+            "easydel95-tpu-v2-8-hbm-usage-breakdown-without-error-line",
+            "seq2seq-couplet11-tf-oom-hint-only-report-tensor-allocations",
+        ],
+        (false, MemoryKind::Gpu),
+    );
     // cuDNN that could not start with 382 MB of 4.2 GB free (XLA preallocated the rest):
     // a GPU suspect, where with the GPU free it is a look-alike.
     let r = corpus("exla86-cudnn-handle-fails-after-bfc-prealloc-382mb-free");

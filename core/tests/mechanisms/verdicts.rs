@@ -1,6 +1,6 @@
 //! What ended the run: kills and who sent them, suspects, look-alikes.
 
-use super::{corpus, ids};
+use super::{corpus, ids, read_as};
 use headroom_core::memory::MemoryKind;
 
 #[test]
@@ -293,13 +293,13 @@ fn suspects_named_by_their_tools() {
     let dml = corpus("directml281-createcommittedresource-check-failed");
     assert_eq!((dml.oom, dml.memory, dml.fixes[0].id), (false, MemoryKind::Gpu, "reduce_batch"));
     // Metal's bare "command buffer 0 failed with status 5" names no memory (rule 4).
-    for id in [
-        "llamacpp3414-metal-command-buffer-status-5-ggml-assert-no-oom-text",
-        "llamacpp8886-metal-main-gpu-submissions-ignored-status-5",
-    ] {
-        let r = corpus(id);
-        assert_eq!((r.oom, r.memory), (false, MemoryKind::None), "{id}");
-    }
+    read_as(
+        &[
+            "llamacpp3414-metal-command-buffer-status-5-ggml-assert-no-oom-text",
+            "llamacpp8886-metal-main-gpu-submissions-ignored-status-5",
+        ],
+        (false, MemoryKind::None),
+    );
     // concurrent.futures: "A process in the process pool was terminated abruptly".
     let pool = corpus("spyglass153-sorting-brokenprocesspool-terminated-abruptly");
     assert_eq!((pool.oom, pool.memory), (false, MemoryKind::Host));
@@ -432,17 +432,17 @@ fn evidence_that_changes_what_other_evidence_proves() {
 fn supervisors_report_their_workers_deaths() {
     // A parent's report of its child's SIGKILL (rule 2.4): celery's pool, systemd on a unit
     // that systemd-oomd killed for memory pressure.
-    for id in [
-        "billiard380-celery-forkpoolworker-signal9-workerlosterror-job10",
-        "systemd22032-oomd-memory-pressure-kills-testbloat-status-9",
-        // lerna's per-package prefix before a shell's Killed.
-        "cypress23623-circleci-lerna-net-stubbing-killed-137",
-        // Kaggle's notice, the host's RAM.
-        "ddcap39-kaggle-notebook-tried-to-allocate-more-memory-restarted",
-    ] {
-        let r = corpus(id);
-        assert_eq!((r.oom, r.memory), (true, MemoryKind::Host), "{id}");
-    }
+    read_as(
+        &[
+            "billiard380-celery-forkpoolworker-signal9-workerlosterror-job10",
+            "systemd22032-oomd-memory-pressure-kills-testbloat-status-9",
+            // lerna's per-package prefix before a shell's Killed.
+            "cypress23623-circleci-lerna-net-stubbing-killed-137",
+            // Kaggle's notice, the host's RAM.
+            "ddcap39-kaggle-notebook-tried-to-allocate-more-memory-restarted",
+        ],
+        (true, MemoryKind::Host),
+    );
     // PM2 at its --max-memory-restart budget, a centre's notice of more RAM than asked for.
     for id in
         ["pm2-1188-max-memory-restart-exceeded-stopping-app", "sarek79-uppmax-memory-overflow-email-cgroup-16384mb"]
@@ -451,13 +451,13 @@ fn supervisors_report_their_workers_deaths() {
         assert_eq!((r.oom, r.memory), (true, MemoryKind::JobLimit), "{id}");
     }
     // uvicorn's "Child process [72] died" and the kubelet's "OutOfmemory" admission: suspects.
-    for id in [
-        "airflow52270-api-server-uvicorn-child-process-died-loop",
-        "datasetviewer388-k8s-pod-evicted-outofmemory-status-interleaved",
-    ] {
-        let r = corpus(id);
-        assert_eq!((r.oom, r.memory), (false, MemoryKind::Host), "{id}");
-    }
+    read_as(
+        &[
+            "airflow52270-api-server-uvicorn-child-process-died-loop",
+            "datasetviewer388-k8s-pod-evicted-outofmemory-status-interleaved",
+        ],
+        (false, MemoryKind::Host),
+    );
     // gunicorn's WORKER TIMEOUT names who sent the SIGKILL.
     let timeout = corpus("dockpeek30-gunicorn-worker-timeout-sigkill-memory-fine");
     assert_eq!((timeout.oom, timeout.memory), (false, MemoryKind::None));
@@ -490,28 +490,28 @@ fn parents_reporting_a_childs_sigkill_in_their_own_words() {
     // LABELLING.md rule 2.4: gcc's driver with SIGKILL's word in the user's locale ("Morto
     // signal terminated program lto1"), cargo's "(signal: 9, SIGKILL: kill)", celery's
     // MainProcess "exited with 'signal 9 (SIGKILL)'".
-    for id in [
-        "forgottenserver3317-lto1-morto-signal-portuguese",
-        "metruefx227-docker-cargo-build-rustc-sigkill",
-        "koku1588-celery-forkpoolworker-exited-signal-9-sigkill",
-    ] {
-        let r = corpus(id);
-        assert_eq!((r.oom, r.memory), (true, MemoryKind::Host), "{id}");
-    }
+    read_as(
+        &[
+            "forgottenserver3317-lto1-morto-signal-portuguese",
+            "metruefx227-docker-cargo-build-rustc-sigkill",
+            "koku1588-celery-forkpoolworker-exited-signal-9-sigkill",
+        ],
+        (true, MemoryKind::Host),
+    );
 }
 
 #[test]
 fn a_process_that_vanished_is_a_host_suspect() {
     // Jupyter's server restarting its kernel, Ray's actor that died, the JVM unable to
     // start a thread ("possibly out of memory or process/resource limits reached").
-    for id in [
-        "jupyternotebook5621-kernelrestarter-remote-no-reason",
-        "openrlhf269-ray-actor-died-unexpectedly-4090",
-        "cling240-java-unable-create-native-thread-possibly-oom",
-    ] {
-        let r = corpus(id);
-        assert_eq!((r.oom, r.memory), (false, MemoryKind::Host), "{id}");
-    }
+    read_as(
+        &[
+            "jupyternotebook5621-kernelrestarter-remote-no-reason",
+            "openrlhf269-ray-actor-died-unexpectedly-4090",
+            "cling240-java-unable-create-native-thread-possibly-oom",
+        ],
+        (false, MemoryKind::Host),
+    );
     // The same kernel restart after tcmalloc caught a bad free: heap corruption.
     let r = corpus("colabtools3125-kernel-restart-tcmalloc-free-invalid-pointer");
     assert_eq!((r.oom, r.memory), (false, MemoryKind::None));
@@ -521,27 +521,27 @@ fn a_process_that_vanished_is_a_host_suspect() {
 #[test]
 fn out_of_resources_that_names_no_memory() {
     // ROCm's HSA_STATUS_ERROR_OUT_OF_RESOURCES speaks of queues, threads and events.
-    for id in [
-        "tinygrad3608-hsa-init-out-of-resources-with-torch-lookalike",
-        "legion1339-realm-crusher-hsa-out-of-resources-callbackqueue",
-    ] {
-        let r = corpus(id);
-        assert_eq!((r.oom, r.memory), (false, MemoryKind::None), "{id}");
-    }
+    read_as(
+        &[
+            "tinygrad3608-hsa-init-out-of-resources-with-torch-lookalike",
+            "legion1339-realm-crusher-hsa-out-of-resources-callbackqueue",
+        ],
+        (false, MemoryKind::None),
+    );
 }
 
 #[test]
 fn a_builder_that_skips_what_did_not_fit_goes_on() {
     // TensorRT's OutOfMemory errors, then "Skipping tactic 3 due to insufficient memory":
     // the build tries its other tactics (LABELLING.md rule 2, last paragraph).
-    for id in [
-        "deepstreamyolo366-trt-skipping-tactic-insufficient-memory-warning",
-        "trtllm102-tactic-skip-insufficient-memory-host-killed-thread",
-        "streamdiffusion161-trt-engine-build-skipping-tactic-11gb-warning",
-    ] {
-        let r = corpus(id);
-        assert_eq!((r.oom, r.memory), (false, MemoryKind::Gpu), "{id}");
-    }
+    read_as(
+        &[
+            "deepstreamyolo366-trt-skipping-tactic-insufficient-memory-warning",
+            "trtllm102-tactic-skip-insufficient-memory-host-killed-thread",
+            "streamdiffusion161-trt-engine-build-skipping-tactic-11gb-warning",
+        ],
+        (false, MemoryKind::Gpu),
+    );
     // Its allocator's failure with no tactic skipped after it is the build's OOM.
     let r = corpus("tensorrt477-windows-builder-computecosts-outofmemory-1080ti");
     assert_eq!((r.oom, r.memory), (true, MemoryKind::Gpu));
@@ -558,10 +558,10 @@ fn a_containers_oom_in_dockers_event_stream() {
 fn more_parents_reporting_a_childs_sigkill() {
     // SPAdes on its step: "finished abnormally, OS return value: -9"; gunicorn's arbiter
     // without a WORKER TIMEOUT of its own: "Worker (pid:25134) was sent SIGKILL! Perhaps out of memory?".
-    for id in ["spades721-spades-core-os-return-minus9", "exllamav2-556-gunicorn-worker-sent-sigkill-perhaps-oom-a10"] {
-        let r = corpus(id);
-        assert_eq!((r.oom, r.memory), (true, MemoryKind::Host), "{id}");
-    }
+    read_as(
+        &["spades721-spades-core-os-return-minus9", "exllamav2-556-gunicorn-worker-sent-sigkill-perhaps-oom-a10"],
+        (true, MemoryKind::Host),
+    );
     // After its WORKER TIMEOUT, gunicorn sent the SIGKILL itself.
     let r = corpus("konveyorkai109-gunicorn-worker-timeout-then-sigkill-perhaps-oom");
     assert_eq!((r.oom, r.memory), (false, MemoryKind::None));
@@ -579,16 +579,16 @@ fn supervisors_and_test_runners_reporting_a_childs_sigkill() {
     // PM2's "via signal [SIGKILL]", uWSGI's "died, killed by signal 9", a test runner's
     // "CRASHED (Signal: 9)" and "Test process crashed with signal 9" (LABELLING.md rule 2.4);
     // conda's "Solving environment: ...working... Killed" in a docker build.
-    for id in [
-        "pm2-4154-app-exited-code-0-via-signal-sigkill",
-        "uwsgi1779-worker-died-killed-by-signal-9-respawn-django",
-        "nodejs18525-jenkins-container-test-crashed-signal-9",
-        "ttxla4339-nightly-training-tests-crashed-signal-9-and-6",
-        "mlflowbook1-docker-build-conda-solve-killed-exit-137",
-    ] {
-        let r = corpus(id);
-        assert_eq!((r.oom, r.memory), (true, MemoryKind::Host), "{id}");
-    }
+    read_as(
+        &[
+            "pm2-4154-app-exited-code-0-via-signal-sigkill",
+            "uwsgi1779-worker-died-killed-by-signal-9-respawn-django",
+            "nodejs18525-jenkins-container-test-crashed-signal-9",
+            "ttxla4339-nightly-training-tests-crashed-signal-9-and-6",
+            "mlflowbook1-docker-build-conda-solve-killed-exit-137",
+        ],
+        (true, MemoryKind::Host),
+    );
 }
 
 #[test]
@@ -597,16 +597,16 @@ fn deaths_and_refusals_that_only_suggest_host_memory() {
     // stopped ... a too short worker timeout or a memory leak" (not gunicorn's WORKER TIMEOUT),
     // MATLAB's maximum array size preference, ggml's NULL context buffer, LMCache's failed
     // allocation after which "The KV cache will not be stored".
-    for id in [
-        "ray18377-tune-dqn-worker-died-unexpected-system-error-2021",
-        "ewb247-loky-worker-stopped-too-short-timeout-or-memory-leak",
-        "coderoad-matlab-zeros-exceeds-maximum-array-size-preference",
-        "koboldcpp1749-kokoro-ggml-assert-mem-buffer-null-no-oom-line",
-        "lmcache969-failed-to-allocate-kv-cache-will-not-be-stored",
-    ] {
-        let r = corpus(id);
-        assert_eq!((r.oom, r.memory), (false, MemoryKind::Host), "{id}");
-    }
+    read_as(
+        &[
+            "ray18377-tune-dqn-worker-died-unexpected-system-error-2021",
+            "ewb247-loky-worker-stopped-too-short-timeout-or-memory-leak",
+            "coderoad-matlab-zeros-exceeds-maximum-array-size-preference",
+            "koboldcpp1749-kokoro-ggml-assert-mem-buffer-null-no-oom-line",
+            "lmcache969-failed-to-allocate-kv-cache-will-not-be-stored",
+        ],
+        (false, MemoryKind::Host),
+    );
     // DeepSpeed's launcher killing its ranks after one exited says nothing of why.
     let r = corpus("deepspeed1581-killing-subprocess-calledprocesserror");
     assert_eq!((r.oom, r.memory), (false, MemoryKind::None));
