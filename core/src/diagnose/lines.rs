@@ -140,11 +140,19 @@ fn job_report(t: &str, word: &str) -> bool {
 pub fn touches(line: &str, start: usize, end: usize, inside: impl Fn(char) -> bool) -> bool {
     let inside = |c: char| !c.is_control() && inside(c);
     let before = &line[..start];
-    // A colour code ends in a letter, a few bytes after its escape.
-    let coloured = before.ends_with(|c: char| c.is_ascii_alphabetic())
-        && memchr::memrchr(0x1b, &before.as_bytes()[before.len().saturating_sub(16)..])
-            .is_some_and(|esc| is_colour_code(&before[before.len().saturating_sub(16) + esc..]));
+    let coloured = colour_code_ending(before).is_some();
     (!coloured && before.chars().next_back().is_some_and(inside)) || line[end..].chars().next().is_some_and(inside)
+}
+
+/// Where the colour code that `text` ends with starts (`…\x1b[0m`): a code
+/// ends in a letter, a few bytes after its escape.
+fn colour_code_ending(text: &str) -> Option<usize> {
+    if !text.ends_with(|c: char| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    let from = text.len().saturating_sub(16);
+    let esc = from + memchr::memrchr(0x1b, &text.as_bytes()[from..])?;
+    is_colour_code(&text[esc..]).then_some(esc)
 }
 
 /// `\x1b[1;31m`: a whole ANSI CSI sequence.
@@ -249,13 +257,10 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
 /// introduce nothing, so they are never carried between reads.
 pub fn introduced_by(text: &str, end: usize) -> Option<MemoryKind> {
     // Only this row's own trailing blanks and colour codes: a blank row introduces nothing.
-    let mut row_end = text[..end].trim_end_matches([' ', '\t', '\r']).len();
-    while let Some(esc) = memchr::memrchr(0x1b, &text.as_bytes()[row_end.saturating_sub(16)..row_end]) {
-        let at = row_end.saturating_sub(16) + esc;
-        if !is_colour_code(&text[at..row_end]) {
-            break;
-        }
-        row_end = text[..at].trim_end_matches([' ', '\t', '\r']).len();
+    let without_blanks = |to: usize| text[..to].trim_end_matches([' ', '\t', '\r']).len();
+    let mut row_end = without_blanks(end);
+    while let Some(code) = colour_code_ending(&text[..row_end]) {
+        row_end = without_blanks(code);
     }
     if !text[..row_end].ends_with(':') {
         return None;

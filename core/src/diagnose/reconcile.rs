@@ -87,7 +87,7 @@ impl Diagnoser {
         // ("retrying without pipeline parallelism", TensorRT's "Skipping tactic 3 due to
         // insufficient memory") did not fail for it (LABELLING.md: "a warning that says
         // it falls back and continues").
-        let last_oom = self.evidence.iter().filter(|e| e.rank.0 == 0).map(|e| e.line).max();
+        let last_oom = oom_lines().map(|e| e.line).max();
         if let (Some(oom), Some(fallback)) = (last_oom, self.fell_back) {
             if fallback >= oom && self.oom_kinds.len() == 1 {
                 self.suspect = Some((self.oom_kinds[0].0, "oom-fallback"));
