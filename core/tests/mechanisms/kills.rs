@@ -1,0 +1,193 @@
+//! Kills and who sent them: shells, launchers and parents reporting a child's
+//! SIGKILL, schedulers, the kernel, userspace killers, containers.
+
+use super::{corpus, read_as};
+use headroom_core::memory::MemoryKind;
+
+#[test]
+fn the_shells_killed_in_chinese() {
+    let r = corpus("edngtm2-chinese-shell-killed-after-counter");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Host));
+}
+
+#[test]
+fn a_launchers_sigkill_is_an_oom_a_bare_exit_code_a_suspect() {
+    // LABELLING.md rule 2.4, an OOM: DeepSpeed's "exits with return code = -9", torchrun's
+    // aligned summary "exitcode  : -9", srun's "task 0: Killed". Rule 3, a suspect: exit
+    // status 137 in Kubernetes' and Flyte's words, slurmctld's WTERMSIG 9.
+    let cases = [
+        ("anomalygpt43-deepspeed-minus9-wrapped-chinese-thread-host-ram", true),
+        ("cppo6-accelerate-deepspeed-launcher-grpo-sigkill-root-cause", true),
+        ("arjuna48-srun-task-killed-force-terminated-no-oom-text", true),
+        ("gpt4all1522-accelerate-calledprocesserror-died-with-sigkill", true),
+        // DIGITS reporting its Caffe child's status: "ERROR: error code -9".
+        ("digits1362-detectnet-cpu-caffe-error-code-minus9", true),
+        // A pipeline's job report under Nextflow: "19 Killed    | samtools sort -o ...".
+        ("ncov2019articnf30-readmapping-137-samtools-sort-killed", true),
+        ("bigdata118-k8s-exec-hook-exited-137-not-oom-chinese", false),
+        ("flyte2376-demo-cluster-exit-137-reason-error-oomkilled-false", false),
+        ("arjuna137-slurmctld-wtermsig9-kill-bot", false),
+    ];
+    for (id, oom) in cases {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (oom, MemoryKind::Host), "{id}");
+    }
+    // Ray's closing advice on its own: a suspicion, not the kill it usually closes.
+    let r = corpus("searchr1-45-ray-oom-advice-paragraph-asked-if-gpu");
+    assert_eq!((r.oom, r.memory), (false, MemoryKind::Host));
+}
+
+#[test]
+fn zshs_job_report_is_the_shells_killed() {
+    // "[1]    9301 killed     python3 scripts/dream.py"
+    let r = corpus("invokeai342-wsl-zsh-lowercase-killed-model-load");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::Host));
+}
+
+#[test]
+fn schedulers_that_hold_or_abort_for_memory() {
+    // HTCondor: "put on hold by SYSTEM_PERIODIC_HOLD due to memory usage 3000000."
+    let condor = corpus("ogc2-htcondor-periodic-hold-due-to-memory-usage");
+    assert_eq!((condor.oom, condor.memory), (true, MemoryKind::JobLimit));
+    // Torque: "Job exceeded a memory resource limit (vmem, pvmem, etc.)" and its resources_used fields in kb.
+    let torque = corpus("sarek541-torque-vmem-aborted-exit-minus10-kb-fields");
+    assert_eq!((torque.oom, torque.memory), (true, MemoryKind::JobLimit));
+    assert_eq!(torque.numbers.total_vm, Some(286_793_240 * 1024));
+    assert_eq!(torque.numbers.job_limit, Some(209_715_200 * 1024));
+    // Kubernetes quantities: "Container egg was using 5053216Ki".
+    let k8s = corpus("kubefate64-events-evicted-node-low-memory-egg-5053216ki");
+    assert_eq!(k8s.numbers.rss, Some(5_053_216 * 1024));
+}
+
+#[test]
+fn schedulers_memory_kills_in_their_own_words() {
+    // Torque: "PBS: job killed: vmem 3372163072 exceeded limit 2147483648", in bytes.
+    let r = corpus("hyphy500-pbs-vmem-exceeded-torque-2gib-default");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::JobLimit));
+    assert_eq!((r.numbers.total_vm, r.numbers.job_limit), (Some(3_372_163_072), Some(2_147_483_648)));
+    assert_eq!(r.fixes[0].id, "more_host_mem_request");
+    // Moab: "job 3132467 exceeded MEM usage hard limit (2528 > 1126)".
+    let r = corpus("cbio251-pbs-exceeded-mem-usage-hard-limit-wrong-queue");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::JobLimit));
+    // Grid Engine's abort mail: "failed execd enforced h_vmem limit because:".
+    let r = corpus("mgatk36-sge-failed-execd-enforced-h-vmem-749g");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::JobLimit));
+}
+
+#[test]
+fn the_kernels_report_names_a_memory_cgroup() {
+    // "supervisord invoked oom-killer" with mem_cgroup_oom_synchronize in its call trace.
+    let trace = corpus("k8s1962-guestbook-frontend-memcg-oom-kernel-brackets");
+    assert_eq!((trace.oom, trace.memory), (true, MemoryKind::JobLimit));
+    // A bare "Killed", then dmesg inside the container with mem_cgroup_out_of_memory.
+    let killed = corpus("kata1310-docker-m512m-mem-test-killed-then-dmesg-memcg");
+    assert_eq!(killed.memory, MemoryKind::JobLimit);
+    // "memory: usage 1048576kB, limit 1048576kB, failcnt 141": the cgroup at its limit.
+    let at_limit = corpus("dpservice74-journal-memcg-usage-equals-limit-1gib-registers");
+    assert_eq!((at_limit.oom, at_limit.memory), (true, MemoryKind::JobLimit));
+    assert_eq!(at_limit.numbers.job_limit, Some(1 << 30));
+    // Older kernels: "... killed as a result of limit of /docker/<id>".
+    let old = corpus("sundial32-varlogmessages-docker-killed-as-result-of-limit-100m");
+    assert_eq!((old.oom, old.memory), (true, MemoryKind::JobLimit));
+    assert_eq!(old.fixes[0].id, "more_host_mem_request");
+}
+
+#[test]
+fn userspace_killers_act_before_the_kernel() {
+    for id in [
+        "omarchy9799-systemd-oomd-swap-kill-2104-processes-scope",
+        "earlyoom261-sigterm-code-then-python3-32gb-journal",
+        "jetstream336-dask-nanny-95pct-budget-then-killedworker-wrapped",
+        "ray32730-stress-test-memory-monitor-kills-50mb-task",
+    ] {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (true, MemoryKind::Host), "{id}: {:?}", r.evidence);
+    }
+}
+
+#[test]
+fn supervisors_report_their_workers_deaths() {
+    // A parent's report of its child's SIGKILL (rule 2.4): celery's pool, systemd on a unit
+    // that systemd-oomd killed for memory pressure.
+    read_as(
+        &[
+            "billiard380-celery-forkpoolworker-signal9-workerlosterror-job10",
+            "systemd22032-oomd-memory-pressure-kills-testbloat-status-9",
+            // lerna's per-package prefix before a shell's Killed.
+            "cypress23623-circleci-lerna-net-stubbing-killed-137",
+            // Kaggle's notice, the host's RAM.
+            "ddcap39-kaggle-notebook-tried-to-allocate-more-memory-restarted",
+        ],
+        (true, MemoryKind::Host),
+    );
+    // PM2 at its --max-memory-restart budget, a centre's notice of more RAM than asked for.
+    for id in
+        ["pm2-1188-max-memory-restart-exceeded-stopping-app", "sarek79-uppmax-memory-overflow-email-cgroup-16384mb"]
+    {
+        let r = corpus(id);
+        assert_eq!((r.oom, r.memory), (true, MemoryKind::JobLimit), "{id}");
+    }
+    // uvicorn's "Child process [72] died" and the kubelet's "OutOfmemory" admission: suspects.
+    read_as(
+        &[
+            "airflow52270-api-server-uvicorn-child-process-died-loop",
+            "datasetviewer388-k8s-pod-evicted-outofmemory-status-interleaved",
+        ],
+        (false, MemoryKind::Host),
+    );
+    // gunicorn's WORKER TIMEOUT names who sent the SIGKILL.
+    let timeout = corpus("dockpeek30-gunicorn-worker-timeout-sigkill-memory-fine");
+    assert_eq!((timeout.oom, timeout.memory), (false, MemoryKind::None));
+}
+
+#[test]
+fn parents_reporting_a_childs_sigkill_in_their_own_words() {
+    // LABELLING.md rule 2.4: gcc's driver with SIGKILL's word in the user's locale ("Morto
+    // signal terminated program lto1"), cargo's "(signal: 9, SIGKILL: kill)", celery's
+    // MainProcess "exited with 'signal 9 (SIGKILL)'".
+    read_as(
+        &[
+            "forgottenserver3317-lto1-morto-signal-portuguese",
+            "metruefx227-docker-cargo-build-rustc-sigkill",
+            "koku1588-celery-forkpoolworker-exited-signal-9-sigkill",
+        ],
+        (true, MemoryKind::Host),
+    );
+}
+
+#[test]
+fn a_containers_oom_in_dockers_event_stream() {
+    // `docker events`: "2019-05-04T18:05:45.011072877-05:00 container oom 29d72966e0be…".
+    let r = corpus("docker-for-linux670-docker-events-container-oom-k8s-notebook");
+    assert_eq!((r.oom, r.memory), (true, MemoryKind::JobLimit));
+}
+
+#[test]
+fn more_parents_reporting_a_childs_sigkill() {
+    // SPAdes on its step: "finished abnormally, OS return value: -9"; gunicorn's arbiter
+    // without a WORKER TIMEOUT of its own: "Worker (pid:25134) was sent SIGKILL! Perhaps out of memory?".
+    read_as(
+        &["spades721-spades-core-os-return-minus9", "exllamav2-556-gunicorn-worker-sent-sigkill-perhaps-oom-a10"],
+        (true, MemoryKind::Host),
+    );
+    // After its WORKER TIMEOUT, gunicorn sent the SIGKILL itself.
+    let r = corpus("konveyorkai109-gunicorn-worker-timeout-then-sigkill-perhaps-oom");
+    assert_eq!((r.oom, r.memory), (false, MemoryKind::None));
+}
+
+#[test]
+fn supervisors_and_test_runners_reporting_a_childs_sigkill() {
+    // PM2's "via signal [SIGKILL]", uWSGI's "died, killed by signal 9", a test runner's
+    // "CRASHED (Signal: 9)" and "Test process crashed with signal 9" (LABELLING.md rule 2.4);
+    // conda's "Solving environment: ...working... Killed" in a docker build.
+    read_as(
+        &[
+            "pm2-4154-app-exited-code-0-via-signal-sigkill",
+            "uwsgi1779-worker-died-killed-by-signal-9-respawn-django",
+            "nodejs18525-jenkins-container-test-crashed-signal-9",
+            "ttxla4339-nightly-training-tests-crashed-signal-9-and-6",
+            "mlflowbook1-docker-build-conda-solve-killed-exit-137",
+        ],
+        (true, MemoryKind::Host),
+    );
+}
