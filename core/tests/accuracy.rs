@@ -43,7 +43,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// collected; a second, blind reading of the exempted texts (2026-12-07)
 /// relabelled those it found clear. Scored like the rest; only exempt from
 /// the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 47] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 51] = [
     (
         "localcolabfold147-not-enough-gpu-memory-wrapper-ptxas",
         "ColabFold's 'Not Enough GPU memory?' question is a GPU suspect (rule 3); the audit kept 'none' as unsure",
@@ -228,6 +228,22 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 47] = [
     (
         "openj9-13803-shared-classes-cache-open-shared-memory-disk-full",
         "the JVM's 'An error has occurred while opening shared memory' says neither full nor no space; the collector read a shared-memory suspect",
+    ),
+    (
+        "harishanand95-diffusers10-dml-8007000e-garbled-not-enough-memory",
+        "the paste garbles DirectML's HRESULT into '800 7000E to enough memory resources': no wording of it is left whole",
+    ),
+    (
+        "managedcuda8-npp-device-allocation-error-no-oom-words",
+        "NPP's bare 'Device allocation error' names no memory running out; the collector read a GPU suspect from the library",
+    ),
+    (
+        "amdgpujl591-hiperror-outofmemory-hostbuffer-radeon-500",
+        "hipErrorOutOfMemory is the device's error; only a frame two rows below (HostBuffer) says the buffer was pinned host memory",
+    ),
+    (
+        "deepspeed3938-load-optim-states-killing-subprocesses",
+        "DeepSpeed's 'Killing subprocess' alone: the blind reading of stop 21 took it as no suspect, this collector as a host one",
     ),
 ];
 

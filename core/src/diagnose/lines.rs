@@ -170,10 +170,12 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
     // CUDA's pinned (page-locked) buffers are host memory: "could not allocate pinned host memory".
     // The JVM's other OutOfMemoryErrors name no heap: "GC overhead limit exceeded",
     // "Metaspace", "Direct buffer memory", "Requested array size exceeds VM limit".
-    // CUDA's pinned host allocations by name: "cudaMallocHost", "cudaHostAlloc".
-    const HOST: [&str; 16] = [
+    // CUDA's pinned host allocations by name: "cudaMallocHost", "cudaHostAlloc", OpenCV's
+    // page-locked allocator's file "cuda_host_mem.cpp".
+    const HOST: [&str; 17] = [
         "cudaMallocHost",
         "cudaHostAlloc",
+        "host_mem",
         "java",
         "GC overhead",
         "Metaspace",
@@ -198,11 +200,12 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
     // A serving stack's prefill batch runs on the accelerator.
     // An accelerator's "DRAM buffer" (Tenstorrent's banks) is its own memory.
     // The GPU math libraries' workspaces: "rocBLAS error: Could not allocate memory".
-    // TensorRT's logger tags its builder's lines "[TRT]": its workspace is the device's,
+    // TensorRT's loggers tag their lines "[TRT]", "[TensorRT]", "[TensorRT-LLM]": its workspace is the device's,
     // as is a tactic's it skipped for insufficient memory.
     // Ascend's NPU driver ("[ascend]...[devmm]") and other NPUs: an accelerator's memory.
-    const DEVICE: [&str; 33] = [
+    const DEVICE: [&str; 34] = [
         "[TRT]",
+        "[TensorRT",
         "Skipping tactic",
         "ascend",
         "npu",

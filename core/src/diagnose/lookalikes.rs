@@ -13,6 +13,9 @@ const DEVICE_COUNT: &str =
 const PIN_MEMORY: &str = "the DataLoader's pin-memory thread died (pin_memory=True), not memory running out";
 const GPU_FAULT: &str = "a GPU fault reported by the NVIDIA driver (an Xid: a bad address, or the GPU lost from the bus), not memory running out";
 
+const GGML_POOL: &str =
+    "ggml's context pool or scratch buffer was sized too small by the program's own estimate: a bug or a wrong setting, not RAM";
+
 const MEMLOCK: &str = "pinning memory for RDMA hit the locked-memory limit (ulimit -l), not memory exhaustion";
 
 /// Look-alikes that name who ended the job: with them, a bare `Killed` or a
@@ -273,15 +276,13 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
     // LSF's exit reasons for time: "TERM_RUNLIMIT: job killed after reaching LSF run time limit".
     sig("lsf-runlimit", "TERM_RUNLIMIT", NotOom("LSF ended the job at its run time limit")),
     sig("lsf-runlimit", "TERM_CPULIMIT", NotOom("LSF ended the job at its CPU time limit")),
-    // ggml's fixed context pool, sized up front by the program's own estimate:
-    // "not enough space in the context's memory pool (needed N, available M)".
-    sig(
-        "ggml-context-pool",
-        "context's memory pool",
-        NotOom(
-            "ggml's context pool was sized too small by the program's own estimate: a bug or a wrong setting, not RAM",
-        ),
-    ),
+    // ggml's fixed context pool and scratch buffer, sized up front by the program's own estimate:
+    // "not enough space in the context's memory pool (needed N, available M)",
+    // "ggml_new_tensor_impl: not enough space in the scratch memory".
+    Signature {
+        also: &["space in the scratch memory"],
+        ..sig("ggml-context-pool", "context's memory pool", NotOom(GGML_POOL))
+    },
     // Every rank ended on SIGABRT (torchrun's "Signal 6 (SIGABRT) received by PID"): a
     // native abort (an assertion, the NCCL watchdog), not the kernel's OOM killer.
     sig(

@@ -22,6 +22,8 @@ const ADVICE: &[&str] = &[
     "to prevent",
     "avoid out of memory",
     "if you run out",
+    "if you are",
+    "if you're",
     "in case of",
     "reduce the risk",
     "retrying",

@@ -272,6 +272,9 @@ const MEMORY: &[Signature] = &[
     sig("wasm-heap", "Cannot enlarge memory arrays", Oom(Host)),
     // macOS's malloc: "mach_vm_map(size=N) failed (error code=3) *** error: can't allocate region".
     sig("macos-malloc-region", "can't allocate region", Oom(Host)),
+    // The JVM's OutOfMemoryError messages where a build tool relays only the cause's message
+    // (Gradle's "> Java heap space"): each names the heap, so nothing else could have run out.
+    Signature { also: &["GC overhead limit exceeded"], ..sig("jvm-heap", "Java heap space", Oom(Host)) },
     sig("macos-malloc-size", "mach_vm_map(size=", Figure),
     // Thrust (CUDA's C++ library, XGBoost on GPU): a device allocation refused.
     sig("thrust-bad-alloc", "thrust::system::detail::bad_alloc", Oom(Gpu)),

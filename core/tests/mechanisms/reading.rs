@@ -563,3 +563,17 @@ fn reports_printed_for_an_oom_without_its_error_line() {
     assert_eq!(ids(&r)[..2], ["other", "free_other_process"]);
     assert!(r.fixes[0].detail.contains("memory_fraction"), "{}", r.fixes[0].detail);
 }
+
+#[test]
+fn the_jvms_message_relayed_without_its_class() {
+    // Gradle relays only the cause's message: "   > Java heap space".
+    read_as(&["imodel-native418-android-gradle-merge-java-heap-space"], (true, MemoryKind::Host));
+}
+
+#[test]
+fn which_memory_a_runtimes_own_tag_or_file_names() {
+    // TensorRT's Python logger: "[TensorRT] ERROR: ../rtSafe/WeightsPtr.cpp (92) - OutOfMemory Error in allocate".
+    read_as(&["torch2trt661-jetson-nano-requested-150mb-could-not-be-allocated"], (true, MemoryKind::Gpu));
+    // OpenCV's page-locked allocator: "cuda_host_mem.cpp:95: error: (-217:Gpu API call) out of memory".
+    read_as(&["denseflow28-opencv-cuda-host-mem-out-of-memory-wsl"], (true, MemoryKind::Host));
+}

@@ -229,6 +229,8 @@ fn more_look_alikes_say_what_they_are() {
         ("nomad6538-cgroup-mkdir-cannot-allocate-memory-3t-ram", "cgroup"),
         ("canu444-lsf-term-runlimit-max-memory-6mb", "run time limit"),
         ("llamacpp29-windows-ggml-context-pool-needed-458mb-not-ram", "context pool"),
+        // ggml's other fixed arena: "not enough space in the scratch memory".
+        ("whispercpp529-ggml-not-enough-space-in-scratch-memory", "scratch buffer"),
         ("picotron6-torchrun-summary-eight-ranks-sigabrt", "SIGABRT"),
         // A trainer's own words for divergence.
         ("espnet3630-grad-norm-nan-training-stopped-2epoch", "NaN"),
@@ -422,5 +424,13 @@ fn deaths_and_refusals_that_only_suggest_host_memory() {
     );
     // DeepSpeed's launcher killing its ranks after one exited says nothing of why.
     let r = corpus("deepspeed1581-killing-subprocess-calledprocesserror");
+    assert_eq!((r.oom, r.memory), (false, MemoryKind::None));
+}
+
+#[test]
+fn advice_addressed_to_the_reader_proves_nothing() {
+    // vLLM's standing "If you are running out of memory, consider decreasing
+    // `gpu_memory_utilization`" while it captures CUDA graphs, with no error after it.
+    let r = corpus("vllm7593-gemma2-9b-8xl4-cuda-graph-capture-info-no-error-yet");
     assert_eq!((r.oom, r.memory), (false, MemoryKind::None));
 }
