@@ -13,6 +13,7 @@ mod hints;
 mod lines;
 mod lookalikes;
 mod matcher;
+mod pasted;
 mod phrases;
 mod reconcile;
 mod record;
@@ -184,8 +185,9 @@ impl Diagnoser {
         let breaks = memchr::memchr_iter(b'\n', chunk.as_bytes()).count();
         if self.pending.is_empty() {
             // The usual case for a whole log or a first chunk: read it in place.
-            let rest = self.read_back_from(chunk);
-            self.pending = chunk[rest..].to_string();
+            let text = pasted::undo(chunk);
+            let rest = self.read_back_from(&text);
+            self.pending = text[rest..].to_string();
         } else if self.pending_breaks + breaks <= wrap::MAX_CONTINUATION
             && self.pending.len() + chunk.len() <= LONG_TAIL
         {
@@ -195,7 +197,8 @@ impl Diagnoser {
             return;
         } else {
             self.pending.push_str(chunk);
-            let text = std::mem::take(&mut self.pending);
+            let pending = std::mem::take(&mut self.pending);
+            let text = pasted::undo(&pending);
             let rest = self.read_back_from(&text);
             self.pending = text[rest..].to_string();
         }

@@ -8,7 +8,8 @@ use crate::memory::{MemoryKind, Stack};
 
 impl Diagnoser {
     pub fn finish(mut self) -> Diagnosis {
-        let text = std::mem::take(&mut self.pending);
+        let pending = std::mem::take(&mut self.pending);
+        let text = super::pasted::undo(&pending);
         self.scan(&text, text.len());
         if self.last_byte.is_some_and(|b| b != b'\n') {
             self.lines_before += 1;

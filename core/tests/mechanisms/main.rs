@@ -15,6 +15,11 @@ use common::is_fresh;
 
 /// The dev-split log with this id, diagnosed.
 fn corpus(id: &str) -> Report {
+    diagnose(&corpus_log(id), &[])
+}
+
+/// The text of the dev-split log with this id.
+fn corpus_log(id: &str) -> String {
     assert!(!is_fresh(id), "{id} is in the fresh split: no mechanism may be tested on it");
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/logs.jsonl")).unwrap();
     let entry: Value = text
@@ -22,7 +27,7 @@ fn corpus(id: &str) -> Report {
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
         .find(|e| e["id"] == id)
         .unwrap_or_else(|| panic!("no corpus entry {id}"));
-    diagnose(entry["log"].as_str().unwrap_or(""), &[])
+    entry["log"].as_str().unwrap_or("").to_string()
 }
 
 /// Each dev log reads as this verdict (oom, memory).

@@ -1,8 +1,9 @@
 //! Reading the message itself: wrapped, prefixed, translated and other runtimes'
 //! wordings, which memory it names, its figures, and the fixes they lead to.
 
-use super::{corpus, gib, ids, read_as};
+use super::{corpus, corpus_log, gib, ids, read_as};
 use headroom_core::memory::{MemoryKind, Stack};
+use headroom_core::recommend::diagnose;
 
 #[test]
 fn a_message_wrapped_by_the_terminal_mid_phrase() {
@@ -576,4 +577,30 @@ fn which_memory_a_runtimes_own_tag_or_file_names() {
     read_as(&["torch2trt661-jetson-nano-requested-150mb-could-not-be-allocated"], (true, MemoryKind::Gpu));
     // OpenCV's page-locked allocator: "cuda_host_mem.cpp:95: error: (-217:Gpu API call) out of memory".
     read_as(&["denseflow28-opencv-cuda-host-mem-out-of-memory-wsl"], (true, MemoryKind::Host));
+}
+
+#[test]
+fn a_log_copied_through_a_web_page_reads_as_printed() {
+    // Each needs its quotes, angle brackets or spaces: "context's memory pool",
+    // `"OOMKilled": true`, "allocating <= available", "exited with 'signal 9 (SIGKILL)'".
+    let through_a_page: [(&str, fn(&str) -> String); 3] = [
+        ("typographic quotes", |t| t.replace('\'', "\u{2019}").replace('"', "\u{201D}")),
+        ("HTML entities", |t| {
+            t.replace('"', "&quot;").replace('\'', "&#39;").replace('<', "&lt;").replace('>', "&gt;")
+        }),
+        ("non-breaking spaces", |t| t.replace(' ', "\u{a0}")),
+    ];
+    for id in [
+        "llamacpp29-windows-ggml-context-pool-needed-458mb-not-ram",
+        "k8s3044-kubelet-termination-reason-oom-killed",
+        "paddle8992-enforce-allocating-le-available-10gb-gt-1-3gb",
+        "koku1588-celery-forkpoolworker-exited-signal-9-sigkill",
+    ] {
+        let log = corpus_log(id);
+        let printed = diagnose(&log, &[]);
+        for (how, copy) in through_a_page {
+            let copied = diagnose(&copy(&log), &[]);
+            assert_eq!((copied.oom, copied.memory), (printed.oom, printed.memory), "{id} with {how}");
+        }
+    }
 }
