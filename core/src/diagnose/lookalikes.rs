@@ -16,6 +16,9 @@ const GPU_FAULT: &str = "a GPU fault reported by the NVIDIA driver (an Xid: a ba
 const GGML_POOL: &str =
     "ggml's context pool or scratch buffer was sized too small by the program's own estimate: a bug or a wrong setting, not RAM";
 
+const NEGATIVE_SIZE: &str =
+    "a negative size was asked of the allocator: an integer overflow in the program's own arithmetic, not memory running out";
+
 const MEMLOCK: &str = "pinning memory for RDMA hit the locked-memory limit (ulimit -l), not memory exhaustion";
 
 /// Look-alikes that name who ended the job: with them, a bare `Killed` or a
@@ -283,6 +286,8 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
         also: &["space in the scratch memory"],
         ..sig("ggml-context-pool", "context's memory pool", NotOom(GGML_POOL))
     },
+    // "Failed to allocate -156019200 bytes for array _ncachex" (a size counted in an int).
+    sig("negative-allocation", "allocate -", NotOom(NEGATIVE_SIZE)),
     // Every rank ended on SIGABRT (torchrun's "Signal 6 (SIGABRT) received by PID"): a
     // native abort (an assertion, the NCCL watchdog), not the kernel's OOM killer.
     sig(

@@ -314,6 +314,14 @@ fn word_in(text: &str, word: &str) -> bool {
     })
 }
 
+/// A child's exit status of -9 (SIGKILL) named on the line: "exited unexpectedly (code -9)".
+pub(super) fn sigkill_status(segment: &str) -> bool {
+    crate::scan::find_all_ci(segment, "-9").any(|at| {
+        let after = segment.as_bytes().get(at + 2);
+        !after.is_some_and(u8::is_ascii_alphanumeric) && exit_status_before(&segment[..at])
+    })
+}
+
 /// "exit status (137)", "Exited (137)", "exitCode: 137", "Error 137", "rc=137":
 /// an exit status word, then only spaces and punctuation, then the number.
 fn exit_status_before(before: &str) -> bool {

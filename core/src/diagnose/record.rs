@@ -15,8 +15,9 @@ const CAUSE_LIST_LINES: usize = 2;
 
 /// Signatures that report a SIGKILL, which proves an OOM only while nothing
 /// else in the log sent it (see `lookalikes::KILL_SENDERS`).
-const KILL_REPORTS: [&str; 8] = [
+const KILL_REPORTS: [&str; 9] = [
     "bare-killed",
+    "dataloader-worker-exited",
     "zsh-killed",
     "zsh-job-killed",
     "sigkill-launcher",

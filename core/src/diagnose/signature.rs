@@ -143,6 +143,8 @@ pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
         "disk-full" if find_ci(segment, "shared memory").is_some() => Meaning::Suspect(MemoryKind::Shm),
         // PyTorch's full message goes on "...out of shared memory"; without those words
         // the bus error only suggests /dev/shm (LABELLING.md rule 2.3 against rule 3).
+        // A worker whose parent names its SIGKILL: "exited unexpectedly (code -9)" (LABELLING.md rule 2.4).
+        "dataloader-worker-exited" if super::phrases::sigkill_status(segment) => Meaning::Oom(MemoryKind::Host),
         "dataloader-bus-error" if find_ci(segment, "shared memory").is_none() => Meaning::Suspect(MemoryKind::Shm),
         "triton-shm" if find_ci(segment, "No space left").is_some() => Meaning::Oom(MemoryKind::Shm),
         "tcmalloc-large-alloc" if find_ci(segment, "== (nil)").is_some() => Meaning::Oom(MemoryKind::Host),

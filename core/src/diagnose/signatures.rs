@@ -298,9 +298,13 @@ const MEMORY: &[Signature] = &[
     // loky's warning: "A worker stopped while some jobs were given to the executor. This can be
     // caused by a too short worker timeout or by a memory leak."
     sig("loky-worker-stopped", "A worker stopped while some jobs were given", Suspect(Host)),
-    // MATLAB refuses an array over its preference (sized to RAM): "Requested 1x2114046976
-    // (15.8GB) array exceeds maximum array size preference."
-    sig("matlab-array-size", "exceeds maximum array size preference", Suspect(Host)),
+    // MATLAB refuses an array over its preference (sized to RAM) in place of its "Out of
+    // memory": "Requested 1x2114046976 (15.8GB) array exceeds maximum array size preference."
+    // (a localized MATLAB's English rendering: "exceeded the preset maximum array size").
+    Signature {
+        also: &["exceeded the preset maximum array size"],
+        ..sig("matlab-array-size", "exceeds maximum array size preference", Oom(Host))
+    },
     sig("numpy-unable-to-allocate", "Unable to allocate", OomByContext(Host)),
     sig("kernel-oom-kill", "Out of memory: Killed process", Oom(Host)),
     sig("kernel-oom-kill", "Out of memory: Kill process", Oom(Host)),

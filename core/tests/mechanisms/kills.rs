@@ -191,3 +191,10 @@ fn supervisors_and_test_runners_reporting_a_childs_sigkill() {
         (true, MemoryKind::Host),
     );
 }
+
+#[test]
+fn a_worker_that_exited_with_sigkills_status() {
+    // "Transcription worker exited unexpectedly (code -9)": the parent names its child's
+    // SIGKILL (LABELLING.md rule 2.4), not only that it exited.
+    read_as(&["noscribe335-transcription-worker-exited-code-minus9"], (true, MemoryKind::Host));
+}

@@ -566,6 +566,20 @@ fn reports_printed_for_an_oom_without_its_error_line() {
 }
 
 #[test]
+fn matlabs_array_size_preference_in_place_of_its_out_of_memory() {
+    // "Requested 1024x1024x16800 (131.3GB) array exceeds maximum array size preference", and a
+    // localized MATLAB's English rendering, "exceeded the preset maximum array size".
+    read_as(
+        &[
+            "suite2p172-matlab-zeros-exceeds-max-array-size",
+            "somtoolbox31-matlab-90816-square-exceeds-preset-max",
+            "coderoad-matlab-zeros-exceeds-maximum-array-size-preference",
+        ],
+        (true, MemoryKind::Host),
+    );
+}
+
+#[test]
 fn the_jvms_message_relayed_without_its_class() {
     // Gradle relays only the cause's message: "   > Java heap space".
     read_as(&["imodel-native418-android-gradle-merge-java-heap-space"], (true, MemoryKind::Host));

@@ -229,6 +229,8 @@ fn more_look_alikes_say_what_they_are() {
         ("nomad6538-cgroup-mkdir-cannot-allocate-memory-3t-ram", "cgroup"),
         ("canu444-lsf-term-runlimit-max-memory-6mb", "run time limit"),
         ("llamacpp29-windows-ggml-context-pool-needed-458mb-not-ram", "context pool"),
+        // An int that overflowed: "Failed to allocate -156019200 bytes for array _ncachex".
+        ("lammps1532-failed-to-allocate-negative-bytes-ncachex", "negative size"),
         // ggml's other fixed arena: "not enough space in the scratch memory".
         ("whispercpp529-ggml-not-enough-space-in-scratch-memory", "scratch buffer"),
         ("picotron6-torchrun-summary-eight-ranks-sigabrt", "SIGABRT"),
@@ -410,13 +412,12 @@ fn tcmalloc_and_a_kernel_restart_in_colabs_log_viewer() {
 fn deaths_and_refusals_that_only_suggest_host_memory() {
     // Ray's older "worker died or was killed while executing a task", loky's "a worker
     // stopped ... a too short worker timeout or a memory leak" (not gunicorn's WORKER TIMEOUT),
-    // MATLAB's maximum array size preference, ggml's NULL context buffer, LMCache's failed
+    // ggml's NULL context buffer, LMCache's failed
     // allocation after which "The KV cache will not be stored".
     read_as(
         &[
             "ray18377-tune-dqn-worker-died-unexpected-system-error-2021",
             "ewb247-loky-worker-stopped-too-short-timeout-or-memory-leak",
-            "coderoad-matlab-zeros-exceeds-maximum-array-size-preference",
             "koboldcpp1749-kokoro-ggml-assert-mem-buffer-null-no-oom-line",
             "lmcache969-failed-to-allocate-kv-cache-will-not-be-stored",
         ],
