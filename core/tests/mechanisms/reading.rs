@@ -597,7 +597,8 @@ fn which_memory_a_runtimes_own_tag_or_file_names() {
 fn a_log_copied_through_a_web_page_reads_as_printed() {
     // Each needs its quotes, angle brackets or spaces: "context's memory pool",
     // `"OOMKilled": true`, "allocating <= available", "exited with 'signal 9 (SIGKILL)'".
-    let through_a_page: [(&str, fn(&str) -> String); 3] = [
+    type Copy = fn(&str) -> String;
+    let through_a_page: [(&str, Copy); 3] = [
         ("typographic quotes", |t| t.replace('\'', "\u{2019}").replace('"', "\u{201D}")),
         ("HTML entities", |t| {
             t.replace('"', "&quot;").replace('\'', "&#39;").replace('<', "&lt;").replace('>', "&gt;")
