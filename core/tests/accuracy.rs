@@ -43,7 +43,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// collected; a second, blind reading of the exempted texts (2026-12-07)
 /// relabelled those it found clear. Scored like the rest; only exempt from
 /// the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 52] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 53] = [
     (
         "localcolabfold147-not-enough-gpu-memory-wrapper-ptxas",
         "ColabFold's 'Not Enough GPU memory?' question is a GPU suspect (rule 3); the audit kept 'none' as unsure",
@@ -248,6 +248,10 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 52] = [
     (
         "ompi12784-shmem-mmap-sm-segment-could-not-be-created",
         "Open MPI's shmem component could not tell whether a segment under /tmp could be created: no shared memory named full or short; the collector read a shared-memory suspect",
+    ),
+    (
+        "bevfusion351-xavier-nx-dataloader-worker-killed-signal",
+        "the reporter's sentence quotes the DataLoader's kill with a typo ('killed by signaled') and asks about GPU memory in the same breath",
     ),
 ];
 

@@ -203,9 +203,13 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
     // TensorRT's loggers tag their lines "[TRT]", "[TensorRT]", "[TensorRT-LLM]": its workspace is the device's,
     // as is a tactic's it skipped for insufficient memory.
     // Ascend's NPU driver ("[ascend]...[devmm]") and other NPUs: an accelerator's memory.
-    const DEVICE: [&str; 34] = [
+    // NVIDIA's video encoder ("[h264_nvenc @ 0x…] InitializeEncoder failed: out of memory (10)")
+    // and Thrust, CUDA's C++ library ("thrust::system::system_error") work in the device's memory.
+    const DEVICE: [&str; 36] = [
         "[TRT]",
         "[TensorRT",
+        "nvenc",
+        "thrust::",
         "Skipping tactic",
         "ascend",
         "npu",
@@ -265,7 +269,10 @@ pub fn introduced_by(text: &str, end: usize) -> Option<MemoryKind> {
     while let Some(code) = colour_code_ending(&text[..row_end]) {
         row_end = without_blanks(code);
     }
-    if !text[..row_end].ends_with(':') {
+    // C++'s terminate handler names the exception's type on the row above its
+    // what(): "terminate called after throwing an instance of 'thrust::system::system_error'".
+    let colon = text[..row_end].ends_with(':');
+    if !colon && !text[..row_end].ends_with('\'') {
         return None;
     }
     let window = row_end.saturating_sub(MAX_INTRODUCING_ROW);
@@ -274,7 +281,11 @@ pub fn introduced_by(text: &str, end: usize) -> Option<MemoryKind> {
         None if window == 0 => 0,
         None => return None,
     };
-    memory_named(&text[start..row_end])
+    let row = &text[start..row_end];
+    if !colon && find_ci(row, "throwing an instance of").is_none() {
+        return None;
+    }
+    memory_named(row)
 }
 
 const MAX_INTRODUCING_ROW: usize = 1024;

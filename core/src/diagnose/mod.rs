@@ -27,8 +27,6 @@ use crate::memory::{MemoryKind, Stack};
 use matcher::{logical_line_end, matcher, record_start};
 use record::Weak;
 use serde::Serialize;
-use signature::Meaning;
-use signatures::SIGNATURES;
 
 pub use figures::Numbers;
 pub use frames::Frame;
@@ -104,6 +102,10 @@ pub struct Diagnosis {
     /// what failed, when it was not memory.
     #[serde(skip)]
     pub failure: Option<(usize, String)>,
+    /// Every look-alike recognised (its signature, what it is in words), in the
+    /// order found: a signature's meaning may have been refined on its line.
+    #[serde(skip)]
+    pub look_alikes: Vec<(&'static str, &'static str)>,
 }
 
 impl Diagnosis {
@@ -119,10 +121,7 @@ impl Diagnosis {
     /// The first look-alike the log shows: its line, and what it is in words.
     pub fn look_alike(&self) -> Option<(usize, &'static str)> {
         let e = self.evidence.iter().find(|e| e.rank.0 == 1)?;
-        SIGNATURES.iter().find_map(|s| match s.meaning {
-            Meaning::NotOom(what) if s.id == e.signature => Some((e.line, what)),
-            _ => None,
-        })
+        self.look_alikes.iter().find(|(id, _)| *id == e.signature).map(|(_, what)| (e.line, *what))
     }
 
     /// The first line of evidence for the out-of-memory verdict, if any.

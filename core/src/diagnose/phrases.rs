@@ -78,6 +78,25 @@ const ALLOCATION_FAILED: &[&str] = &[
     "unable to grow",
 ];
 
+/// A process that died with no cause given: the contract's worker that "exited
+/// unexpectedly", in words no table spells out ("the worker crashed
+/// unexpectedly", "process has died", "got killed"). Most often the OOM
+/// killer, so a suspicion of host memory (LABELLING.md rule 3).
+const DIED: &[&str] = &[
+    "died unexpectedly",
+    "terminated unexpectedly",
+    "crashed unexpectedly",
+    "quit unexpectedly",
+    "exited prematurely",
+    "terminated abruptly",
+    "has died",
+    "process died",
+    "was killed",
+    "got killed",
+    "been killed",
+    "gets killed",
+];
+
 /// A process killed by SIGKILL, in words no table spells out.
 const KILLED_BY_SIGNAL_9: &[&str] =
     &["signal 9", "signal: 9", "signal=9", "signal -9", "signal=-9", "signal: -9", "kill -9"];
@@ -119,6 +138,12 @@ pub(super) const PHRASES: &[Signature] = &[
         also: &["shared memory"],
         ..phrase("shm-phrase", "/dev/shm")
     },
+    Signature {
+        boundary: Boundary::Word,
+        meaning: Meaning::Suspect(MemoryKind::Host),
+        also: DIED.split_at(1).1,
+        ..phrase("death-phrase", DIED[0])
+    },
     // ggml's context buffer came back NULL: "GGML_ASSERT(ctx->mem_buffer != NULL) failed". A
     // suspicion, and a weak one: the allocation's own "failed to allocate N bytes" says more.
     Signature { meaning: Meaning::Suspect(MemoryKind::Host), ..phrase("ggml-mem-buffer-phrase", "mem_buffer != NULL") },
@@ -148,6 +173,22 @@ pub(super) fn reads(id: &str, line: &str, start: usize, end: usize) -> bool {
         }
         "out-of-named-memory-phrase" => memory_named_after(&segment[end..]) && !names_another_cause(segment),
         "oom-identifier" => !names_another_cause(segment),
+        // A death the line explains otherwise: a timeout, another signal, a user.
+        "death-phrase" => {
+            const OTHER_ENDS: [&str; 10] = [
+                "timeout",
+                "timed out",
+                "SIGTERM",
+                "SIGSEGV",
+                "SIGABRT",
+                "segmentation",
+                "by user",
+                "cancel",
+                "interrupt",
+                "signal 15",
+            ];
+            !names_another_cause(segment) && !OTHER_ENDS.iter().any(|w| find_ci(segment, w).is_some())
+        }
         "sigkill-phrase" => !names_another_cause(segment),
         "exit-137-phrase" | "exit-minus-9-phrase" => exit_status_before(&segment[..start]),
         "shm-phrase" => {
@@ -459,6 +500,13 @@ mod tests {
         ] {
             assert_eq!(reading(line), None, "{line}");
         }
+    }
+
+    #[test]
+    fn a_death_with_no_cause_given_is_a_suspicion_one_explained_otherwise_is_not() {
+        assert_eq!(reading("Error: the worker crashed unexpectedly"), Some(("death-phrase", suspect(Host))));
+        assert_eq!(reading("the job was killed due to timeout"), None);
+        assert_eq!(reading("worker 3 was killed by SIGTERM"), None);
     }
 
     #[test]

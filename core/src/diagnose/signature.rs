@@ -145,6 +145,13 @@ pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
         // the bus error only suggests /dev/shm (LABELLING.md rule 2.3 against rule 3).
         // A worker whose parent names its SIGKILL: "exited unexpectedly (code -9)" (LABELLING.md rule 2.4).
         "dataloader-worker-exited" if super::phrases::sigkill_status(segment) => Meaning::Oom(MemoryKind::Host),
+        // A kernel's on-chip shared memory, per block: "FullyFusedMLP: insufficient shared memory
+        // available on the GPU" (tiny-cuda-nn) is a launch limit, not /dev/shm.
+        "dataloader-shm" if find_ci(segment, "on the GPU").is_some() || find_ci(segment, "per block").is_some() => {
+            Meaning::NotOom(
+                "the GPU's on-chip shared memory per block (a kernel's launch limit), not /dev/shm or device memory",
+            )
+        }
         "dataloader-bus-error" if find_ci(segment, "shared memory").is_none() => Meaning::Suspect(MemoryKind::Shm),
         "triton-shm" if find_ci(segment, "No space left").is_some() => Meaning::Oom(MemoryKind::Shm),
         "tcmalloc-large-alloc" if find_ci(segment, "== (nil)").is_some() => Meaning::Oom(MemoryKind::Host),

@@ -158,6 +158,10 @@ const MEMORY: &[Signature] = &[
     // Vulkan's result codes (Isaac Sim, llama.cpp's Vulkan backend).
     sig("vulkan-oom", "ERROR_OUT_OF_DEVICE_MEMORY", Oom(Gpu)),
     sig("vulkan-oom", "ERROR_OUT_OF_HOST_MEMORY", Oom(Host)),
+    // ncnn's Vulkan apps (Upscayl, Real-ESRGAN, waifu2x) print the bare VkResult:
+    // "vkAllocateMemory failed -2" (-2 is out of device memory, -1 out of host memory).
+    word("vulkan-oom", "vkAllocateMemory failed -2", Oom(Gpu)),
+    word("vulkan-oom", "vkAllocateMemory failed -1", Oom(Host)),
     // Vulkan-Hpp's spelling: "vk::Device::allocateMemory: ErrorOutOfDeviceMemory".
     exact("vulkan-oom", "ErrorOutOfDeviceMemory", Oom(Gpu)),
     // AWS Neuron's runtime ("TDRV:dmem_alloc_internal Failed to alloc DEVICE memory: 180355072") and
@@ -513,9 +517,10 @@ const MEMORY: &[Signature] = &[
     exact("zsh-job-killed", "killed ", Oom(Host)),
     // Go's exec package (Ollama and other Go launchers): the child got SIGKILL.
     sig("go-signal-killed", "signal: killed", Oom(Host)),
-    // Also torch.multiprocessing.spawn's "process 0 terminated with signal SIGKILL".
+    // Also torch.multiprocessing.spawn's "process 0 terminated with signal SIGKILL", yarn's
+    // "error Command failed with signal \"SIGKILL\"".
     Signature {
-        also: &["terminated with signal SIGKILL"],
+        also: &["with signal SIGKILL", "with signal \"SIGKILL\""],
         ..sig("fish-sigkill", "terminated by signal SIGKILL", Oom(Host))
     },
     // Job or container limits

@@ -53,6 +53,7 @@ impl Diagnoser {
             frames: self.frames.around(oom_line),
             seen: self.seen,
             failure: self.failure,
+            look_alikes: self.not_oom,
         }
     }
 }

@@ -198,3 +198,18 @@ fn a_worker_that_exited_with_sigkills_status() {
     // SIGKILL (LABELLING.md rule 2.4), not only that it exited.
     read_as(&["noscribe335-transcription-worker-exited-code-minus9"], (true, MemoryKind::Host));
 }
+
+#[test]
+fn a_package_managers_report_of_its_childs_sigkill() {
+    // yarn: 'error Command failed with signal "SIGKILL".' (LABELLING.md rule 2.4).
+    read_as(
+        &["umami2180-next-build-yarn-sigkill-exited-1", "reactadmin11-yarn-start-sigkill-machine-low-memory"],
+        (true, MemoryKind::Host),
+    );
+}
+
+#[test]
+fn a_death_with_no_cause_given_is_a_host_suspect() {
+    // Gradle: "daemon disappeared unexpectedly (it may have been killed or may have crashed)".
+    read_as(&["gorpipe5-gradle-daemon-disappeared-make-error-1"], (false, MemoryKind::Host));
+}

@@ -589,6 +589,13 @@ fn the_jvms_message_relayed_without_its_class() {
 fn which_memory_a_runtimes_own_tag_or_file_names() {
     // TensorRT's Python logger: "[TensorRT] ERROR: ../rtSafe/WeightsPtr.cpp (92) - OutOfMemory Error in allocate".
     read_as(&["torch2trt661-jetson-nano-requested-150mb-could-not-be-allocated"], (true, MemoryKind::Gpu));
+    // NVIDIA's encoder: "[hevc_nvenc @ 0x…] OpenEncodeSessionEx failed: out of memory (10)".
+    read_as(&["viseron539-hevc-nvenc-openencodesessionex-out-of-memory-recorder"], (true, MemoryKind::Gpu));
+    // Thrust's exception named by C++'s terminate handler on the row above "what():  parallel_for
+    // failed: out of memory".
+    read_as(&["xgboost6388-dask-thrust-parallel-for-failed-out-of-memory"], (true, MemoryKind::Gpu));
+    // ncnn's bare VkResult: "vkAllocateMemory failed -2" (out of device memory).
+    read_as(&["upscayl57-vkallocatememory-failed-minus2"], (true, MemoryKind::Gpu));
     // OpenCV's page-locked allocator: "cuda_host_mem.cpp:95: error: (-217:Gpu API call) out of memory".
     read_as(&["denseflow28-opencv-cuda-host-mem-out-of-memory-wsl"], (true, MemoryKind::Host));
 }

@@ -231,6 +231,8 @@ fn more_look_alikes_say_what_they_are() {
         ("llamacpp29-windows-ggml-context-pool-needed-458mb-not-ram", "context pool"),
         // An int that overflowed: "Failed to allocate -156019200 bytes for array _ncachex".
         ("lammps1532-failed-to-allocate-negative-bytes-ncachex", "negative size"),
+        // A kernel's on-chip shared memory: "insufficient shared memory available on the GPU".
+        ("zluda171-tiny-cuda-nn-insufficient-shared-memory-on-gpu", "on-chip shared memory"),
         // ggml's other fixed arena: "not enough space in the scratch memory".
         ("whispercpp529-ggml-not-enough-space-in-scratch-memory", "scratch buffer"),
         ("picotron6-torchrun-summary-eight-ranks-sigabrt", "SIGABRT"),
