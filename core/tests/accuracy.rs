@@ -43,7 +43,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// collected; a second, blind reading of the exempted texts (2026-12-07)
 /// relabelled those it found clear. Scored like the rest; only exempt from
 /// the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 53] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 62] = [
     (
         "localcolabfold147-not-enough-gpu-memory-wrapper-ptxas",
         "ColabFold's 'Not Enough GPU memory?' question is a GPU suspect (rule 3); the audit kept 'none' as unsure",
@@ -252,6 +252,42 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 53] = [
     (
         "bevfusion351-xavier-nx-dataloader-worker-killed-signal",
         "the reporter's sentence quotes the DataLoader's kill with a typo ('killed by signaled') and asks about GPU memory in the same breath",
+    ),
+    (
+        "datadoglambdaext1237-lambda-max-memory-used-equals-size-timeout",
+        "Lambda's REPORT split over rows (Memory Size and Max Memory Used on their own lines) with a timeout status; the collector read a limit reached",
+    ),
+    (
+        "plost8-streamlit-cloud-over-resource-limits",
+        "Streamlit Cloud's 'gone over its resource limits' names no memory; the collector read a job-limit suspect",
+    ),
+    (
+        "hunyuanvideowrapper424-zh-0xc0000005-launcher-low-memory-hint",
+        "an access violation with a Chinese launcher's hint that memory 'may' have run out: the look-alike outweighs the hedged hint here, the collector read a host suspect",
+    ),
+    (
+        "llamacpp9271-vulkan-pinned-memory-erroroutofdevicememory",
+        "Vulkan's ErrorOutOfDeviceMemory; only the row above ('Failed to allocate pinned memory.', not an introducing row) says the buffer was pinned host memory",
+    ),
+    (
+        "bodhiapp4-gallocr-failed-to-allocate-metal-buffer-8891928576",
+        "ggml's 'failed to allocate Metal buffer' reads as an allocation failure elsewhere in dev; this collector read a GPU suspect",
+    ),
+    (
+        "ollama10739-llama4-scout-offload-59gib-of-59gib-free-no-kill-line",
+        "a maintainer's arithmetic in prose that RAM was nearly exhausted, with no failure line; the collector read a host suspect",
+    ),
+    (
+        "chatglm3-107-wsl2-16g-load-killed-by-system-chinese",
+        "a Chinese sentence retelling the kill ('被系统杀死', killed by the system) rather than the shell's Killed",
+    ),
+    (
+        "exllamav3-60-mistral-large-exl3-5bpw-memoryerror-vs-exl2",
+        "prose about VRAM around 'fails to load with MemoryError': the line names the GPU, the label follows rule 5's MemoryError -> host",
+    ),
+    (
+        "kserve1601-paddleserving-second-revision-pending-insufficient-memory",
+        "a pod that cannot be scheduled for insufficient memory: Kubernetes' FailedScheduling is a look-alike in dev, this collector read a host suspect",
     ),
 ];
 

@@ -204,12 +204,14 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
     // as is a tactic's it skipped for insufficient memory.
     // Ascend's NPU driver ("[ascend]...[devmm]") and other NPUs: an accelerator's memory.
     // NVIDIA's video encoder ("[h264_nvenc @ 0x…] InitializeEncoder failed: out of memory (10)")
-    // and Thrust, CUDA's C++ library ("thrust::system::system_error") work in the device's memory.
-    const DEVICE: [&str; 36] = [
+    // Thrust, CUDA's C++ library ("thrust::system::system_error"), and bitsandbytes' CUDA
+    // wrapper (".../bitsandbytes/csrc/pythonInterface.c") work in the device's memory.
+    const DEVICE: [&str; 37] = [
         "[TRT]",
         "[TensorRT",
         "nvenc",
         "thrust::",
+        "bitsandbytes",
         "Skipping tactic",
         "ascend",
         "npu",
@@ -246,7 +248,10 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
     // MPI's transports: "Unable to allocate shared memory for intra-node messaging".
     const SHARED: [&str; 2] = ["shared memory", "/dev/shm"];
     // "Your job has used more RAM than asked for" (a centre's notice): the request is the limit.
-    const LIMIT: [&str; 4] = ["cgroup", "memory limit", "than asked for", "than requested"];
+    // A platform's instance size: App Engine's "an instance with insufficient memory. Consider
+    // setting a larger instance class", Render's "Ran out of memory (used over 512MB)".
+    const LIMIT: [&str; 6] =
+        ["cgroup", "memory limit", "than asked for", "than requested", "instance class", "(used over"];
     if DEVICE.iter().any(|w| find_ci(line, w).is_some()) {
         return Some(MemoryKind::Gpu);
     }

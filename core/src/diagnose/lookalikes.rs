@@ -23,7 +23,8 @@ const MEMLOCK: &str = "pinning memory for RDMA hit the locked-memory limit (ulim
 
 /// Look-alikes that name who ended the job: with them, a bare `Killed` or a
 /// launcher's `-9` is their kill, not the OOM killer's.
-pub(super) const KILL_SENDERS: [&str; 7] = [
+pub(super) const KILL_SENDERS: [&str; 8] = [
+    "unresponsive-kill",
     "slurm-time-limit",
     "slurm-preempted",
     "pbs-walltime",
@@ -71,6 +72,15 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
             NotOom("the heap was corrupted (a free of a pointer the allocator never gave out), a bug in native code, not memory running out"),
         )
     },
+    // A watchdog that killed a process for not answering: Databricks' "Hard killed Driver
+    // (pid=498) after unresponsive for 302 seconds" before the shell's `Killed`.
+    sig(
+        "unresponsive-kill",
+        "after unresponsive for",
+        NotOom("a watchdog killed it for not responding within its time limit, not the OOM killer"),
+    ),
+    // Ray's own teardown: "The actor is dead because it was killed by `ray.kill`".
+    sig("ray-kill", "killed by `ray.kill`", NotOom("Ray's ray.kill ended the actor on purpose (a teardown), not memory")),
     // gunicorn's arbiter: "[CRITICAL] WORKER TIMEOUT (pid:42)", then it sends the worker
     // SIGKILL ("Perhaps out of memory?" is its guess when it did not send it itself).
     // In capitals only: loky's "a too short worker timeout" is a possible cause, not this.

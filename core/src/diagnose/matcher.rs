@@ -41,7 +41,7 @@ const ADVICE: &[&str] = &[
 /// Words that open a list of possible causes (Ray's "There are some potential
 /// root causes. (1) ... OOM killer ... (3) ... SIGSEGV"): anything after them
 /// on the line is a suspicion, neither proof of an OOM nor of a look-alike.
-const CAUSE_LIST: &[&str] = &["potential root cause", "possible cause", "can happen due to"];
+const CAUSE_LIST: &[&str] = &["potential root cause", "possible cause", "can happen due to", "can happen when"];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Hedge {

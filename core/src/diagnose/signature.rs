@@ -152,6 +152,10 @@ pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
                 "the GPU's on-chip shared memory per block (a kernel's launch limit), not /dev/shm or device memory",
             )
         }
+        // App Engine's "Exceeded soft memory limit of 256 MB with 340 MB": a soft limit kills nothing.
+        "memory-limit-of-exceeded" if find_ci(segment, "soft memory limit").is_some() => {
+            Meaning::Suspect(MemoryKind::JobLimit)
+        }
         "dataloader-bus-error" if find_ci(segment, "shared memory").is_none() => Meaning::Suspect(MemoryKind::Shm),
         "triton-shm" if find_ci(segment, "No space left").is_some() => Meaning::Oom(MemoryKind::Shm),
         "tcmalloc-large-alloc" if find_ci(segment, "== (nil)").is_some() => Meaning::Oom(MemoryKind::Host),

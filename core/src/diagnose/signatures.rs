@@ -435,6 +435,8 @@ const MEMORY: &[Signature] = &[
             // gunicorn's arbiter: "Worker (pid:25134) was sent SIGKILL! Perhaps out of memory?"
             // (after its own WORKER TIMEOUT it names itself the sender: lookalikes::KILL_SENDERS).
             "was sent SIGKILL",
+            // Its newer wording: "Worker with pid 55 was terminated due to signal 9".
+            "terminated due to signal 9",
         ],
         ..sig("sigkill-launcher", "exitcode: -9", Oom(Host))
     },

@@ -1,6 +1,6 @@
 //! Host RAM, job limits, shared memory and look-alikes (catalog D1, §3-5).
 
-use super::{at, b, Ranking};
+use super::{at, b, quoted, Ranking};
 use crate::diagnose::{Diagnosis, Frame, Knob, Phase, GPU_MOSTLY_FREE};
 use crate::memory::Stack;
 
@@ -316,7 +316,7 @@ pub(super) fn not_oom(d: &Diagnosis, out: &mut Ranking) {
             }
             _ => {
                 let what = d.evidence.iter().find(|e| e.signature == id).map_or(id.to_string(), |e| e.text.clone());
-                format!("{}: `{what}`, which is not memory running out", at(l))
+                format!("{}: {}, which is not memory running out", at(l), quoted(&what))
             }
         };
         // cuDNN/cuBLAS failing to start is more often a GPU already taken (gpu::library_start),
@@ -335,7 +335,7 @@ pub(super) fn not_oom(d: &Diagnosis, out: &mut Ranking) {
         out.add(
             "not_oom_fix",
             90,
-            format!("the failure is `{text}`: fix that error; memory settings will not help"),
+            format!("the failure is {}: fix that error; memory settings will not help", quoted(text)),
             format!("{}: the last failure in the log is not memory running out", at(*l)),
         );
     } else {

@@ -144,6 +144,12 @@ fn at(line: usize) -> String {
     format!("line {line}")
 }
 
+/// A line of the log quoted as code: its own backticks would end the quote early and
+/// leave the rest read as markdown (a `[[...]]` in it as a link), so they become quotes.
+fn quoted(text: &str) -> String {
+    format!("`{}`", text.replace('`', "'"))
+}
+
 fn matching_runbooks(memory: MemoryKind, t: &Template, runbooks: &[Runbook]) -> Vec<String> {
     let family = |m: Option<MemoryKind>| match m {
         Some(MemoryKind::Host | MemoryKind::JobLimit) => 1,

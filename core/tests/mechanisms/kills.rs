@@ -213,3 +213,20 @@ fn a_death_with_no_cause_given_is_a_host_suspect() {
     // Gradle: "daemon disappeared unexpectedly (it may have been killed or may have crashed)".
     read_as(&["gorpipe5-gradle-daemon-disappeared-make-error-1"], (false, MemoryKind::Host));
 }
+
+#[test]
+fn gunicorns_newer_report_of_its_workers_sigkill() {
+    // "[WARNING] Worker with pid 55 was terminated due to signal 9" (LABELLING.md rule 2.4).
+    read_as(
+        &["entsbackend82-gunicorn-worker-terminated-signal-9", "courtlistener2640-gunicorn-workers-signal-9-k8s"],
+        (true, MemoryKind::Host),
+    );
+}
+
+#[test]
+fn a_watchdogs_kill_for_unresponsiveness_is_not_the_oom_killers() {
+    // Databricks: "Hard killed Driver (pid=498) after unresponsive for 302 seconds", then `Killed`.
+    read_as(&["ucx1364-databricks-hard-killed-driver-unresponsive"], (false, MemoryKind::None));
+    // Ray's own teardown: "The actor is dead because it was killed by `ray.kill`".
+    read_as(&["ray24419-serve-replica-actor-killed-by-ray-kill"], (false, MemoryKind::None));
+}

@@ -626,3 +626,21 @@ fn a_log_copied_through_a_web_page_reads_as_printed() {
         }
     }
 }
+
+#[test]
+fn a_platforms_instance_size_is_the_jobs_limit() {
+    // App Engine: "...was found to be using too much memory and was terminated ... Consider setting
+    // a larger instance class"; Render: "Ran out of memory (used over 512MB)".
+    read_as(
+        &["rawdatarepository4217-gae-process-too-much-memory-terminated", "runit406-render-ran-out-of-memory-512mb"],
+        (true, MemoryKind::JobLimit),
+    );
+    // A soft limit kills nothing: "Exceeded soft memory limit of 256 MB with 340 MB".
+    read_as(&["syzkaller2322-gae-exceeded-soft-memory-limit-256mb"], (false, MemoryKind::JobLimit));
+}
+
+#[test]
+fn bitsandbytes_cuda_wrapper_is_the_device() {
+    // "Error out of memory at line 380 in file .../bitsandbytes/csrc/pythonInterface.c".
+    read_as(&["xtuner319-wsl-bnb-pythoninterface-line380-out-of-memory"], (true, MemoryKind::Gpu));
+}

@@ -437,3 +437,9 @@ fn advice_addressed_to_the_reader_proves_nothing() {
     let r = corpus("vllm7593-gemma2-9b-8xl4-cuda-graph-capture-info-no-error-yet");
     assert_eq!((r.oom, r.memory), (false, MemoryKind::None));
 }
+
+#[test]
+fn a_list_of_what_can_happen_is_a_suspicion() {
+    // Ray: "has been marked dead ... This can happen when a (1) raylet crashes unexpectedly (OOM, etc.)".
+    read_as(&["ray46548-serve-worker-node-dead-heartbeats-oom-etc-listed"], (false, MemoryKind::Host));
+}
