@@ -7,9 +7,7 @@
 //! one, so undoing twice is undoing once: a chunked read, which undoes the
 //! unread rest again with the next chunk, reads what a whole read does.
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use std::borrow::Cow;
-use std::sync::OnceLock;
 
 const REPLACEMENTS: [(&str, &str); 18] = [
     ("\u{2018}", "'"),
@@ -32,23 +30,33 @@ const REPLACEMENTS: [(&str, &str); 18] = [
     ("&#160;", " "),
 ];
 
-fn automaton() -> &'static AhoCorasick {
-    static AUTOMATON: OnceLock<AhoCorasick> = OnceLock::new();
-    AUTOMATON.get_or_init(|| {
-        AhoCorasickBuilder::new()
-            .match_kind(MatchKind::LeftmostFirst)
-            .build(REPLACEMENTS.map(|(from, _)| from))
-            .expect("the replacements build")
-    })
-}
-
 /// `text` as the program printed it; borrowed when nothing was changed (the usual case).
 pub(super) fn undo(text: &str) -> Cow<'_, str> {
-    let ac = automaton();
-    if ac.find(text).is_none() {
-        return Cow::Borrowed(text);
+    let bytes = text.as_bytes();
+    let mut undone: Option<String> = None;
+    let mut copied = 0;
+    // Every replacement starts with `&` or the lead byte of U+00A0 (0xC2) or of U+2000-U+203F
+    // (0xE2); lead bytes are char boundaries. A progress bar's blocks (U+2588, also 0xE2) are
+    // rejected by their second byte.
+    for at in memchr::memchr3_iter(b'&', 0xC2, 0xE2, bytes) {
+        if at < copied {
+            continue;
+        }
+        let Some((from, to)) = REPLACEMENTS.iter().find(|(from, _)| bytes[at..].starts_with(from.as_bytes())) else {
+            continue;
+        };
+        let out = undone.get_or_insert_with(|| String::with_capacity(text.len()));
+        out.push_str(&text[copied..at]);
+        out.push_str(to);
+        copied = at + from.len();
     }
-    Cow::Owned(ac.replace_all(text, &REPLACEMENTS.map(|(_, to)| to)))
+    match undone {
+        None => Cow::Borrowed(text),
+        Some(mut out) => {
+            out.push_str(&text[copied..]);
+            Cow::Owned(out)
+        }
+    }
 }
 
 #[cfg(test)]
