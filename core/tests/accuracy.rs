@@ -43,7 +43,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// collected; a second, blind reading of the exempted texts (2026-12-07)
 /// relabelled those it found clear. Scored like the rest; only exempt from
 /// the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 62] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 67] = [
     (
         "localcolabfold147-not-enough-gpu-memory-wrapper-ptxas",
         "ColabFold's 'Not Enough GPU memory?' question is a GPU suspect (rule 3); the audit kept 'none' as unsure",
@@ -288,6 +288,26 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 62] = [
     (
         "kserve1601-paddleserving-second-revision-pending-insufficient-memory",
         "a pod that cannot be scheduled for insufficient memory: Kubernetes' FailedScheduling is a look-alike in dev, this collector read a host suspect",
+    ),
+    (
+        "clickhouse74962-total-memory-limit-current-rss-tracking-bug",
+        "ClickHouse's total limit on a line that also names a cgroup's memory: the collector read the server's own limit as host",
+    ),
+    (
+        "helm-charts356-elasticsearch-in-flight-requests-breaker",
+        "Elasticsearch's circuit breaker refuses a request over its limit before allocating (a serving guard, read both ways across collectors)",
+    ),
+    (
+        "kerasocr195-failed-to-allocate-memory-op-addv2",
+        "TensorFlow's eager 'failed to allocate memory [Op:AddV2]' names no device; only the BFC dump after it suggests the GPU",
+    ),
+    (
+        "tfmodels9809-bfc-stats-limit-reached-no-error-line",
+        "a BFC allocator's stats with no error line: the collector read a GPU suspect from the dump alone",
+    ),
+    (
+        "deepspeech1940-bfc-chunk-dump-without-error",
+        "a BFC allocator's chunk dump with no error line: the collector read a GPU suspect from the dump alone",
     ),
 ];
 

@@ -117,7 +117,9 @@ fn after_progress_bar(t: &str, word: &str) -> bool {
         // A status printed without a line break: "---> Collecting...Killed", conda's
         // "Solving environment: ...working... Killed".
         let status = bar.trim_end().ends_with("...") || bar.trim_end().ends_with('…');
-        status || ((bar.ends_with(['|', ']', '%']) || duration) && RATES.iter().any(|r| bar.contains(r)))
+        // Keras's bar ends with its last metric: "[====>....] - ETA: 365s - loss: 2.1371Killed".
+        let metric = bar.ends_with(|c: char| c.is_ascii_digit());
+        status || ((bar.ends_with(['|', ']', '%']) || duration || metric) && RATES.iter().any(|r| bar.contains(r)))
     })
 }
 

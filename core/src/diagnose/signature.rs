@@ -140,6 +140,10 @@ pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
         // shared memory is full, not the disk (LABELLING.md rule 2.3).
         "disk-full" if find_ci(segment, "/dev/shm").is_some() => Meaning::Oom(MemoryKind::Shm),
         // ... or one that only names shared memory beside it (a container's shm size in prose).
+        // PostgreSQL's "could not resize shared memory segment \"/PostgreSQL.638321836\" to 16777216
+        // bytes: No space left on device": growing the segment filled /dev/shm (rule 2.3); its
+        // shmget's "could not create" is a System V id or size limit, a suspicion.
+        "disk-full" if find_ci(segment, "resize shared memory segment").is_some() => Meaning::Oom(MemoryKind::Shm),
         "disk-full" if find_ci(segment, "shared memory").is_some() => Meaning::Suspect(MemoryKind::Shm),
         // PyTorch's full message goes on "...out of shared memory"; without those words
         // the bus error only suggests /dev/shm (LABELLING.md rule 2.3 against rule 3).

@@ -276,6 +276,14 @@ const MEMORY: &[Signature] = &[
     sig("wasm-heap", "Cannot enlarge memory arrays", Oom(Host)),
     // macOS's malloc: "mach_vm_map(size=N) failed (error code=3) *** error: can't allocate region".
     sig("macos-malloc-region", "can't allocate region", Oom(Host)),
+    // ClickHouse's server-wide and per-query limits, inside the server's own accounting:
+    // "DB::Exception: Memory limit (total) exceeded: would use 64.00 GiB ..., maximum: 64.00 GiB".
+    Signature {
+        also: &["Memory limit (for query) exceeded", "Memory limit (for user) exceeded"],
+        ..sig("clickhouse-memory-limit", "Memory limit (total) exceeded", Oom(Host))
+    },
+    // Redis's allocator failure handler in its crash report's stack: "zmalloc_default_oom".
+    sig("redis-zmalloc-oom", "zmalloc_default_oom", Oom(Host)),
     // The JVM's OutOfMemoryError messages where a build tool relays only the cause's message
     // (Gradle's "> Java heap space"): each names the heap, so nothing else could have run out.
     Signature { also: &["GC overhead limit exceeded"], ..sig("jvm-heap", "Java heap space", Oom(Host)) },
@@ -437,6 +445,8 @@ const MEMORY: &[Signature] = &[
             "was sent SIGKILL",
             // Its newer wording: "Worker with pid 55 was terminated due to signal 9".
             "terminated due to signal 9",
+            // clang's driver: "clang++: error: unable to execute command: Killed".
+            "unable to execute command: Killed",
         ],
         ..sig("sigkill-launcher", "exitcode: -9", Oom(Host))
     },

@@ -230,3 +230,13 @@ fn a_watchdogs_kill_for_unresponsiveness_is_not_the_oom_killers() {
     // Ray's own teardown: "The actor is dead because it was killed by `ray.kill`".
     read_as(&["ray24419-serve-replica-actor-killed-by-ray-kill"], (false, MemoryKind::None));
 }
+
+#[test]
+fn kills_reported_by_a_compiler_driver_and_after_a_keras_bar() {
+    // "clang++: error: unable to execute command: Killed"; Keras's bar with the shell's word
+    // glued to its last metric: "[====>....] - ETA: 365s - loss: 2.1371Killed".
+    read_as(
+        &["inspircd1547-clang-unable-to-execute-command-killed-freebsd", "keras3476-fit-progress-bar-then-killed"],
+        (true, MemoryKind::Host),
+    );
+}

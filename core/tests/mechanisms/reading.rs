@@ -644,3 +644,21 @@ fn bitsandbytes_cuda_wrapper_is_the_device() {
     // "Error out of memory at line 380 in file .../bitsandbytes/csrc/pythonInterface.c".
     read_as(&["xtuner319-wsl-bnb-pythoninterface-line380-out-of-memory"], (true, MemoryKind::Gpu));
 }
+
+#[test]
+fn databases_in_their_own_words() {
+    // ClickHouse: "Memory limit (total) exceeded: would use 64.00 GiB ..., maximum: 64.00 GiB";
+    // Redis's crash report: "zmalloc_default_oom" in its stack.
+    read_as(
+        &[
+            "clickhouse21218-memory-limit-total-exceeded-64gib",
+            "clickhouse65649-memory-limit-total-mutate-aggregating",
+            "ms-redis650-zmalloc-default-oom-abort-rdbsave-windows",
+        ],
+        (true, MemoryKind::Host),
+    );
+    // PostgreSQL growing a segment in /dev/shm: "could not resize shared memory segment ... No
+    // space left on device"; its shmget's "could not create" is a System V limit, a suspicion.
+    read_as(&["vulnerablecode1897-postgres-resize-shared-memory-segment-enospc"], (true, MemoryKind::Shm));
+    read_as(&["pg-embedded157-shmget-no-space-hint-not-disk"], (false, MemoryKind::Shm));
+}
