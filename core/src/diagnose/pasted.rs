@@ -33,13 +33,20 @@ const REPLACEMENTS: [(&str, &str); 18] = [
 /// `text` as the program printed it; borrowed when nothing was changed (the usual case).
 pub(super) fn undo(text: &str) -> Cow<'_, str> {
     let bytes = text.as_bytes();
+    // Most logs hold none: two scans that skip a progress bar's blocks (E2 96 xx) whole,
+    // rather than stopping at each of them.
+    if memchr::memchr2(b'&', 0xC2, bytes).is_none() && memchr::memmem::find(bytes, b"\xE2\x80").is_none() {
+        return Cow::Borrowed(text);
+    }
     let mut undone: Option<String> = None;
     let mut copied = 0;
     // Every replacement starts with `&` or the lead byte of U+00A0 (0xC2) or of U+2000-U+203F
     // (0xE2); lead bytes are char boundaries. A progress bar's blocks (U+2588, also 0xE2) are
-    // rejected by their second byte.
+    // rejected by their second byte before any comparison.
     for at in memchr::memchr3_iter(b'&', 0xC2, 0xE2, bytes) {
-        if at < copied {
+        // Only U+00A0 (C2 A0) and U+2000-U+203F (E2 80 xx) can start a replacement.
+        let second = bytes.get(at + 1).copied();
+        if at < copied || (bytes[at] == 0xC2 && second != Some(0xA0)) || (bytes[at] == 0xE2 && second != Some(0x80)) {
             continue;
         }
         let Some((from, to)) = REPLACEMENTS.iter().find(|(from, _)| bytes[at..].starts_with(from.as_bytes())) else {
