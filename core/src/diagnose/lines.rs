@@ -205,7 +205,7 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
     // TensorRT's loggers tag their lines "[TRT]", "[TensorRT]", "[TensorRT-LLM]": its workspace is the device's,
     // as is a tactic's it skipped for insufficient memory.
     // Ascend's NPU driver ("[ascend]...[devmm]") and other NPUs: an accelerator's memory.
-    // NVIDIA's video encoder ("[h264_nvenc @ 0x…] InitializeEncoder failed: out of memory (10)")
+    // NVIDIA's video encoder ("[h264_nvenc @ 0x…] InitializeEncoder failed: out of memory (10)"),
     // Thrust, CUDA's C++ library ("thrust::system::system_error"), and bitsandbytes' CUDA
     // wrapper (".../bitsandbytes/csrc/pythonInterface.c") work in the device's memory.
     const DEVICE: [&str; 37] = [

@@ -139,14 +139,12 @@ pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
         // ENOSPC on a file the line places in /dev/shm (NCCL's "failed to extend /dev/shm/nccl-..."):
         // shared memory is full, not the disk (LABELLING.md rule 2.3).
         "disk-full" if find_ci(segment, "/dev/shm").is_some() => Meaning::Oom(MemoryKind::Shm),
-        // ... or one that only names shared memory beside it (a container's shm size in prose).
         // PostgreSQL's "could not resize shared memory segment \"/PostgreSQL.638321836\" to 16777216
         // bytes: No space left on device": growing the segment filled /dev/shm (rule 2.3); its
         // shmget's "could not create" is a System V id or size limit, a suspicion.
         "disk-full" if find_ci(segment, "resize shared memory segment").is_some() => Meaning::Oom(MemoryKind::Shm),
+        // ... or one that only names shared memory beside it (a container's shm size in prose).
         "disk-full" if find_ci(segment, "shared memory").is_some() => Meaning::Suspect(MemoryKind::Shm),
-        // PyTorch's full message goes on "...out of shared memory"; without those words
-        // the bus error only suggests /dev/shm (LABELLING.md rule 2.3 against rule 3).
         // A worker whose parent names its SIGKILL: "exited unexpectedly (code -9)" (LABELLING.md rule 2.4).
         "dataloader-worker-exited" if super::phrases::sigkill_status(segment) => Meaning::Oom(MemoryKind::Host),
         // A kernel's on-chip shared memory, per block: "FullyFusedMLP: insufficient shared memory
@@ -160,6 +158,8 @@ pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
         "memory-limit-of-exceeded" if find_ci(segment, "soft memory limit").is_some() => {
             Meaning::Suspect(MemoryKind::JobLimit)
         }
+        // PyTorch's full message goes on "...out of shared memory"; without those words
+        // the bus error only suggests /dev/shm (LABELLING.md rule 2.3 against rule 3).
         "dataloader-bus-error" if find_ci(segment, "shared memory").is_none() => Meaning::Suspect(MemoryKind::Shm),
         "triton-shm" if find_ci(segment, "No space left").is_some() => Meaning::Oom(MemoryKind::Shm),
         "tcmalloc-large-alloc" if find_ci(segment, "== (nil)").is_some() => Meaning::Oom(MemoryKind::Host),

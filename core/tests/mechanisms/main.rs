@@ -9,6 +9,7 @@ use serde_json::Value;
 mod common;
 mod kills;
 mod reading;
+mod rendering;
 mod verdicts;
 
 use common::is_fresh;

@@ -1,38 +1,9 @@
-//! Reading the message itself: wrapped, prefixed, translated and other runtimes'
-//! wordings, which memory it names, its figures, and the fixes they lead to.
+//! Reading the message itself: translated and other runtimes' wordings, which
+//! memory it names, its figures, and the fixes they lead to (how it was
+//! rendered into the paste: rendering.rs).
 
-use super::{corpus, corpus_log, gib, ids, read_as};
+use super::{corpus, gib, ids, read_as};
 use headroom_core::memory::{MemoryKind, Stack};
-use headroom_core::recommend::diagnose;
-
-#[test]
-fn a_message_wrapped_by_the_terminal_mid_phrase() {
-    // "Resource exhausted: Out \nof memory while trying to allocate 5520758552 bytes."
-    let r = corpus("jax788-xla-oom-wrapped-at-out");
-    assert_eq!((r.oom, r.memory), (true, MemoryKind::Gpu));
-    assert_eq!(r.numbers.requested, Some(5_520_758_552));
-    assert!(
-        r.evidence.iter().any(|e| e.text.contains("Out of memory")),
-        "the evidence reads as one line: {:?}",
-        r.evidence
-    );
-}
-
-#[test]
-fn a_message_behind_another_layers_prefix() {
-    // run_docker.py's log prefix around XLA's "Execution of replica 0 failed".
-    let r = corpus("alphafold149-docker-prefix-wrapped-replica-failed");
-    assert_eq!((r.oom, r.memory), (true, MemoryKind::Gpu));
-    assert!(r.stack.contains(&Stack::Jax) && !r.stack.contains(&Stack::Tensorflow), "{:?}", r.stack);
-    assert_eq!(r.fixes[0].id, "other", "XLA's preallocation: {:?}", r.fixes[0]);
-}
-
-#[test]
-fn a_message_named_by_the_row_that_introduces_it() {
-    // "what():  …/mallocMC/…/SimpleCudaMalloc_impl.hpp(42):" over "error: out of memory".
-    let r = corpus("picongpu3064-mallocmc-simplecudamalloc-error-out-of-memory-v100");
-    assert_eq!((r.oom, r.memory), (true, MemoryKind::Gpu));
-}
 
 #[test]
 fn shared_memory_named_by_the_failing_line() {
@@ -115,14 +86,6 @@ fn slurm_limits_printed_in_bytes() {
     // "exceeded memory limit (169384386560 > 161061273600)": bytes, not KiB.
     let r = corpus("mmf574-job-exceeded-memory-limit-bytes-num-workers");
     assert_eq!((r.numbers.rss, r.numbers.job_limit), (Some(169_384_386_560), Some(161_061_273_600)));
-}
-
-#[test]
-fn old_wording_hard_wrapped_by_an_email_reply() {
-    // "(GPU 0;\n14.76 GiB total capacity; 12.29 GiB already allocated; 945.75 MiB free;\n12.57 GiB reserved ..."
-    let r = corpus("bnb65-wrapped-oom-quoted-by-maintainer-email");
-    assert_eq!((r.numbers.capacity, r.numbers.allocated_by_pytorch), (Some(gib(14.76)), Some(gib(12.29))));
-    assert_eq!(r.numbers.free, Some((945.75 * 1048576.0_f64).round() as u64));
 }
 
 #[test]
@@ -333,16 +296,6 @@ fn a_lines_own_words_say_which_memory() {
 }
 
 #[test]
-fn figures_retyped_in_lower_case_or_word_wrapped() {
-    // "cuda out of memory. tried to allocate 30.00 mib (gpu 0; 8.00 gib total capacity; ..."
-    let lower = corpus("kohyass3329-sdxl-lora-lowercased-message");
-    assert_eq!((lower.numbers.requested, lower.numbers.capacity), (Some(30 << 20), Some(8 << 30)));
-    // "(GPU 1; 31.75" | "GiB total capacity; ...": the unit pushed to the next row.
-    let wrapped = corpus("alpacarlhf3-v100-sft-hard-wrapped-old-format");
-    assert_eq!(wrapped.numbers.capacity, Some(gib(31.75)));
-}
-
-#[test]
 fn buffer_failures_of_rocm_mlx_and_tensorflow_1() {
     // MIOpen: "Memory not available to allocate buffer: 528515072".
     let miopen = corpus("rocmtf30-miopen-memory-not-available-528mb-rx470");
@@ -377,19 +330,6 @@ fn buffers_and_limits_in_their_runtimes_words() {
     // pandarallel: "you don't have enough available space in `dev/shm`".
     let shm = corpus("pandarallel143-memory-fs-not-enough-dev-shm-kubeflow");
     assert_eq!((shm.oom, shm.memory, ids(&shm)[0]), (true, MemoryKind::Shm, "bigger_shm"));
-}
-
-#[test]
-fn the_shells_report_glued_to_a_progress_bar() {
-    // mmcv's bar ends in a duration: "... ETA: 2621s已杀死".
-    let mmcv = corpus("mmdet5263-chinese-yisisi-glued-to-progress-bar");
-    assert_eq!((mmcv.oom, mmcv.memory), (true, MemoryKind::Host));
-    // zsh's job report after tqdm's bracket: "?it/s][1]    26478 killed     python test.py".
-    let zsh = corpus("baichuan2-138-zsh-killed-loading-checkpoint-shards");
-    assert_eq!((zsh.oom, zsh.memory), (true, MemoryKind::Host));
-    // Airflow's task runner: `signal=-9: signal_name="SIGKILL"`, a launcher's SIGKILL.
-    let airflow = corpus("airflow55599-task-runner-signal-minus9-sigkill");
-    assert_eq!((airflow.oom, airflow.memory), (true, MemoryKind::Host));
 }
 
 #[test]
@@ -487,31 +427,6 @@ fn small_machines_platforms_and_new_runtimes() {
 }
 
 #[test]
-fn rows_cut_at_a_terminals_width_and_what_they_say_whole() {
-    // 163 columns, padded by tmux: "ran out of memory trying to alloca|te 18.44GiB" is one
-    // message, TensorFlow's BFC allocator running out (rule 2.1), with its request read whole.
-    let tmux = corpus("algoperf137-fastmri-jax-bfc-18gib-terminal-wrapped");
-    assert_eq!((tmux.oom, tmux.memory, tmux.numbers.requested), (true, MemoryKind::Gpu, Some(gib(18.44))));
-    // Word-wrapped, its next row calls it "not a failure": a suspect.
-    let retried = corpus("tffrcnn68-bfc-not-a-failure-warnings-wrapped");
-    assert_eq!((retried.oom, retried.memory), (false, MemoryKind::Gpu));
-    // TensorRT skipping tactics for want of workspace, then failing for another reason.
-    let trt = corpus("triton6064-tensorrt-tactic-skipped-insufficient-memory-then-no-implementation");
-    assert_eq!((trt.oom, trt.memory), (false, MemoryKind::Gpu));
-    // Julia's OutOfMemoryError() and gcc's "Killed (program cc1plus)": the host's.
-    read_as(
-        &[
-            "imagedistances9-julia-loaderror-outofmemoryerror-hausdorff-pairwise",
-            "p4c1262-ice-killed-cc1plus-unified-sources-vm",
-        ],
-        (true, MemoryKind::Host),
-    );
-    // ollama's question: "you may not have enough available memory to run this model?"
-    let asked = corpus("ollama1019-llama-runner-exited-not-enough-available-memory");
-    assert_eq!((asked.oom, asked.memory), (false, MemoryKind::Host));
-}
-
-#[test]
 fn serving_and_apple_allocators_and_a_jobs_peak_at_its_request() {
     // SGLang's KV pool: the error ends the server; "happened. #retracted_reqs" goes on.
     let decode = corpus("sglang4602-page-size-64-decode-out-of-memory-148-tokens");
@@ -598,33 +513,6 @@ fn which_memory_a_runtimes_own_tag_or_file_names() {
     read_as(&["upscayl57-vkallocatememory-failed-minus2"], (true, MemoryKind::Gpu));
     // OpenCV's page-locked allocator: "cuda_host_mem.cpp:95: error: (-217:Gpu API call) out of memory".
     read_as(&["denseflow28-opencv-cuda-host-mem-out-of-memory-wsl"], (true, MemoryKind::Host));
-}
-
-#[test]
-fn a_log_copied_through_a_web_page_reads_as_printed() {
-    // Each needs its quotes, angle brackets or spaces: "context's memory pool",
-    // `"OOMKilled": true`, "allocating <= available", "exited with 'signal 9 (SIGKILL)'".
-    type Copy = fn(&str) -> String;
-    let through_a_page: [(&str, Copy); 3] = [
-        ("typographic quotes", |t| t.replace('\'', "\u{2019}").replace('"', "\u{201D}")),
-        ("HTML entities", |t| {
-            t.replace('"', "&quot;").replace('\'', "&#39;").replace('<', "&lt;").replace('>', "&gt;")
-        }),
-        ("non-breaking spaces", |t| t.replace(' ', "\u{a0}")),
-    ];
-    for id in [
-        "llamacpp29-windows-ggml-context-pool-needed-458mb-not-ram",
-        "k8s3044-kubelet-termination-reason-oom-killed",
-        "paddle8992-enforce-allocating-le-available-10gb-gt-1-3gb",
-        "koku1588-celery-forkpoolworker-exited-signal-9-sigkill",
-    ] {
-        let log = corpus_log(id);
-        let printed = diagnose(&log, &[]);
-        for (how, copy) in through_a_page {
-            let copied = diagnose(&copy(&log), &[]);
-            assert_eq!((copied.oom, copied.memory), (printed.oom, printed.memory), "{id} with {how}");
-        }
-    }
 }
 
 #[test]
