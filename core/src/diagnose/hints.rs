@@ -94,6 +94,8 @@ pub(super) const HINTS: &[Signature] = &[
     sig("phase", "sampling", Phase(Phase::Generation)),
     sig("phase", "process_images", Phase(Phase::Generation)),
     sig("phase", "decode_first_stage", Phase(Phase::Generation)),
+    // ComfyUI's sampler node.
+    sig("phase", "ksampler", Phase(Phase::Generation)),
     sig("phase", "validation", Phase(Phase::Validation)),
     sig("phase", "evaluate", Phase(Phase::Validation)),
     sig("phase", "Valid (", Phase(Phase::Validation)),
@@ -111,6 +113,21 @@ pub(super) const HINTS: &[Signature] = &[
     // A loader's own name in a traceback or a status line: load_model, load_models, "Loading checkpoint".
     sig("phase", "load_model", Phase(Phase::ModelLoad)),
     sig("phase", "Loading checkpoint", Phase(Phase::ModelLoad)),
+    // Weights moving to the device: nn.Module.to()/.cuda() run `_apply`; accelerate places each tensor.
+    sig("phase", "._apply(", Phase(Phase::ModelLoad)),
+    sig("phase", "set_module_tensor_to_device", Phase(Phase::ModelLoad)),
+    // Loaders by their own names: safetensors, vLLM's model_loader, llama.cpp's load_tensors,
+    // ComfyUI's loader nodes, "Loading weights/parameters".
+    sig("phase", "safe_open(", Phase(Phase::ModelLoad)),
+    sig("phase", "model_loader", Phase(Phase::ModelLoad)),
+    sig("phase", "load_weights", Phase(Phase::ModelLoad)),
+    sig("phase", "load_tensors", Phase(Phase::ModelLoad)),
+    sig("phase", "CheckpointLoader", Phase(Phase::ModelLoad)),
+    sig("phase", "UNETLoader", Phase(Phase::ModelLoad)),
+    sig("phase", "Loading weights", Phase(Phase::ModelLoad)),
+    sig("phase", "Loading parameters", Phase(Phase::ModelLoad)),
+    // A runtime's check before it loads a model: Ollama's "model requires more system memory".
+    sig("phase", "requires more system memory", Phase(Phase::ModelLoad)),
     sig("phase", "DataLoader worker", Phase(Phase::Dataloader)),
     sig("phase", "_worker_loop", Phase(Phase::Dataloader)),
     sig("phase", "_MultiProcessingDataLoaderIter", Phase(Phase::Dataloader)),

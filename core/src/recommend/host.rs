@@ -128,7 +128,10 @@ pub(super) fn host(d: &Diagnosis, out: &mut Ranking) {
             format!("{}: {}={}", at(batch.line), batch.name, batch.value),
         );
     }
-    if let Some(load_line) = loading.or((d.phase == Some(Phase::ModelLoad)).then_some(l)) {
+    // The advice is PyTorch's loader's (from_pretrained, torch.load): a runtime that loads
+    // its own format (Ollama, ComfyUI on Windows) has no such switch.
+    let torch_loading = (d.phase == Some(Phase::ModelLoad) && d.stack.contains(&Stack::Pytorch)).then_some(l);
+    if let Some(load_line) = loading.or(torch_loading) {
         out.add("mixed_precision", 90, "load weights in 16-bit with low_cpu_mem_usage=True, and once per node (Accelerate fsdp_cpu_ram_efficient_loading), not once per rank", format!("{}: it failed while loading the model", at(load_line)));
     }
     let scheduled = d.stack.contains(&Stack::Slurm) || d.stack.contains(&Stack::Kubernetes);
