@@ -43,7 +43,11 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// collected; a second, blind reading of the exempted texts (2026-12-07)
 /// relabelled those it found clear. Scored like the rest; only exempt from
 /// the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 67] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 68] = [
+    (
+        "nnunet2162-torch-file-enospc-no-shm-named",
+        "ENOSPC on PyTorch's </torch_...> sharing file: read as a full /dev/shm (rule 2.3), as six other dev labels do; four, this one among them, hold it a suspect because the path does not say /dev/shm",
+    ),
     (
         "localcolabfold147-not-enough-gpu-memory-wrapper-ptxas",
         "ColabFold's 'Not Enough GPU memory?' question is a GPU suspect (rule 3); the audit kept 'none' as unsure",

@@ -399,6 +399,9 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
         "but source was compiled with",
         NotOom("the cuDNN library loaded is older than the one the framework was built with"),
     ),
+    // The kubelet's eviction for an emptyDir volume over its sizeLimit: "Usage of EmptyDir
+    // volume \"models-dir\" exceeds the limit \"1536Mi\"" (on disk unless medium: Memory).
+    sig("k8s-evicted-disk", "Usage of EmptyDir volume", NotOom("a pod's emptyDir volume grew past its size limit (disk), not memory")),
     sig(
         "k8s-evicted-disk",
         "ephemeral local storage usage",

@@ -206,13 +206,8 @@ pub(super) fn matches_here(signature: &Signature, line: &str, start: usize, end:
         Boundary::None => true,
         // A word stands between spaces or ASCII punctuation: not inside a longer
         // word, and not between control bytes of binary junk.
-        Boundary::Word => {
-            lines::touches(line, start, end, |c| !(c.is_ascii_whitespace() || c.is_ascii_punctuation())).not()
-        }
-        Boundary::Identifier => {
-            lines::touches(line, start, end, |c| !(c.is_ascii_whitespace() || c.is_ascii_punctuation()) || c == '_')
-                .not()
-        }
+        Boundary::Word => lines::touches(line, start, end, |c| !separates(c)).not(),
+        Boundary::Identifier => lines::touches(line, start, end, |c| !separates(c) || c == '_').not(),
     }
 }
 
@@ -294,4 +289,18 @@ fn needle_crosses(text: &str, m: &Matcher, at: usize) -> bool {
         to += 1;
     }
     m.broken.find_overlapping_iter(&text[from..to]).any(|hit| from + hit.start() < at && from + hit.end() > at + 1)
+}
+
+/// What ends a word: ASCII spaces and punctuation, and the scripts written
+/// without spaces (Chinese, Japanese, Korean) with their full-width punctuation,
+/// so that "提示bus error，" holds the words "bus error".
+fn separates(c: char) -> bool {
+    c.is_ascii_whitespace()
+        || c.is_ascii_punctuation()
+        || matches!(c,
+            '\u{3000}'..='\u{30ff}' // CJK punctuation, hiragana, katakana
+            | '\u{3400}'..='\u{9fff}' // CJK ideographs
+            | '\u{ac00}'..='\u{d7af}' // Hangul syllables
+            | '\u{ff00}'..='\u{ffef}' // full-width forms
+        )
 }

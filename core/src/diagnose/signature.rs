@@ -161,6 +161,11 @@ pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
         // PyTorch's full message goes on "...out of shared memory"; without those words
         // the bus error only suggests /dev/shm (LABELLING.md rule 2.3 against rule 3).
         "dataloader-bus-error" if find_ci(segment, "shared memory").is_none() => Meaning::Suspect(MemoryKind::Shm),
+        // A bus error that names shared memory beside it, in any words: "bus error, insufficient
+        // shared memery (shm)" (rule 2.3).
+        "sigbus" if find_ci(segment, "shm").is_some() || find_ci(segment, "shared memory").is_some() => {
+            Meaning::Oom(MemoryKind::Shm)
+        }
         "triton-shm" if find_ci(segment, "No space left").is_some() => Meaning::Oom(MemoryKind::Shm),
         "tcmalloc-large-alloc" if find_ci(segment, "== (nil)").is_some() => Meaning::Oom(MemoryKind::Host),
         // docker inspect's state: `"OOMKilled": false` says the limit was not hit.

@@ -447,6 +447,8 @@ const MEMORY: &[Signature] = &[
             "terminated due to signal 9",
             // clang's driver: "clang++: error: unable to execute command: Killed".
             "unable to execute command: Killed",
+            // torchelastic's failure summary on the child: "Signal 9 (SIGKILL) received by PID 394968".
+            "Signal 9 (SIGKILL) received by PID",
         ],
         ..sig("sigkill-launcher", "exitcode: -9", Oom(Host))
     },
@@ -521,6 +523,18 @@ const MEMORY: &[Signature] = &[
     // The raylet's summary: "2 Workers (tasks / actors) killed due to memory pressure (OOM)".
     sig("ray-oom-killer", "due to memory pressure", Oom(Host)),
     sig("zsh-killed", "zsh: killed", Oom(Host)),
+    // The shell's message retold in markdown: "fails ... with message `killed`".
+    sig("quoted-killed", "`killed`", Oom(Host)),
+    // Ray's memory monitor by its documented name: "Ray's OOM prevention repeatedly kills ... actors".
+    sig("ray-oom-prevention", "OOM prevention", Oom(Host)),
+    // The kernel's memory report with the swap used up ("kernel: Free swap  = 0kB"): it prints
+    // one for an OOM kill, but a line of it alone shows no kill.
+    Signature { also: &["Free swap = 0kB"], ..sig("kernel-free-swap-zero", "Free swap  = 0kB", Suspect(Host)) },
+    // Colab's dialog: "Your GPU is close to its memory limit. You will not be able to use any
+    // additional memory in this session."
+    sig("colab-gpu-near-limit", "GPU is close to its memory limit", Suspect(Gpu)),
+    // Ascend's runtime on the device: "Call rtMalloc fail, purpose: page caching, ... device_id:0".
+    sig("ascend-rtmalloc-fail", "rtMalloc fail", Oom(Gpu)),
     sig("colab-ram", "using all available RAM", Oom(Host)),
     // macOS's memory killer writes a JetsamEvent report (bug_type 298).
     sig("macos-jetsam", "JetsamEvent", Oom(Host)),

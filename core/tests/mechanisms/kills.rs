@@ -240,3 +240,24 @@ fn kills_reported_by_a_compiler_driver_and_after_a_keras_bar() {
         (true, MemoryKind::Host),
     );
 }
+
+#[test]
+fn torchelastics_summary_and_a_quoted_killed_are_launchers_reports() {
+    // The title alone: "Signal 9 (SIGKILL) received by PID 394968" (rule 2.4); the shell's word
+    // retold in markdown: "fails on `Loading checkpoint shards: 52%` with message `killed`".
+    read_as(
+        &[
+            "msswift7357-grpo-signal-9-sigkill-received-by-pid-title",
+            "alpacalora546-generate-load-8bit-shards-52-killed",
+        ],
+        (true, MemoryKind::Host),
+    );
+    // Ray's memory monitor by its documented name, beside "8×GPU per node".
+    read_as(&["roll234-ray-oom-prevention-kills-vllm-actors-at-engine-init"], (true, MemoryKind::Host));
+}
+
+#[test]
+fn an_emptydir_eviction_explains_the_137_after_it() {
+    // "Usage of EmptyDir volume \"models-dir\" exceeds the limit", then a pre-stop hook "exited with 137".
+    read_as(&["kserve3792-modelmesh-evicted-emptydir-limit-prestop-137"], (false, MemoryKind::None));
+}

@@ -550,3 +550,31 @@ fn databases_in_their_own_words() {
     read_as(&["vulnerablecode1897-postgres-resize-shared-memory-segment-enospc"], (true, MemoryKind::Shm));
     read_as(&["pg-embedded157-shmget-no-space-hint-not-disk"], (false, MemoryKind::Shm));
 }
+
+#[test]
+fn ascends_device_malloc_and_a_bus_error_naming_shm_in_chinese() {
+    // "Call rtMalloc fail, purpose: page caching, ... device_id:0" under a generic "Failed to
+    // allocate memory requested by GE module".
+    read_as(&["helios62-ascend-ge-rtmalloc-fail-el0004-conv2d"], (true, MemoryKind::Gpu));
+    // "提示bus error，insufficient shared memery (shm)": words end at CJK characters and full-width commas.
+    read_as(&["llamafactory7315-chinese-title-bus-error-shm-memery-typo"], (true, MemoryKind::Shm));
+}
+
+#[test]
+fn loaders_and_samplers_by_their_own_names_give_the_phase() {
+    use headroom_core::diagnose::Phase;
+    // `return self._apply(convert)` of Module.to(); ComfyUI's CheckpointLoaderSimple node;
+    // Ollama's check before it loads ("model requires more system memory").
+    for id in [
+        "optimumhabana2214-gpt-oss-ep-rank7-pt-devmem-2025mb-model-to",
+        "comfyui5886-checkpointloader-exceed-allowed-memory-5gib-free",
+        "continue11207-ollama-requires-more-system-memory",
+    ] {
+        assert_eq!(corpus(id).phase, Some(Phase::ModelLoad), "{id}");
+    }
+    // ComfyUI's KSampler node.
+    assert_eq!(corpus("comfyui5810-ksampler-mps-backend-oom-error-report").phase, Some(Phase::Generation));
+    // Ollama loads its own format: no from_pretrained switch to load in 16 bits.
+    let ollama = corpus("continue11207-ollama-requires-more-system-memory");
+    assert!(!ids(&ollama).contains(&"mixed_precision"), "{:?}", ids(&ollama));
+}

@@ -443,3 +443,11 @@ fn a_list_of_what_can_happen_is_a_suspicion() {
     // Ray: "has been marked dead ... This can happen when a (1) raylet crashes unexpectedly (OOM, etc.)".
     read_as(&["ray46548-serve-worker-node-dead-heartbeats-oom-etc-listed"], (false, MemoryKind::Host));
 }
+
+#[test]
+fn warnings_that_memory_is_nearly_gone() {
+    // The kernel's report line "Free swap  = 0kB" alone, and Colab's "Your GPU is close to its
+    // memory limit" dialog: suspects, nothing was killed.
+    read_as(&["cbio232-torque-node-kernel-free-swap-0kb-line"], (false, MemoryKind::Host));
+    read_as(&["jaxmd4-colab-gpu-memory-close-to-limit-warning"], (false, MemoryKind::Gpu));
+}
