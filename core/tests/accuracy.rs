@@ -43,7 +43,11 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// collected; a second, blind reading of the exempted texts (2026-12-07)
 /// relabelled those it found clear. Scored like the rest; only exempt from
 /// the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 68] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 69] = [
+    (
+        "vscode278926-kernel-crashed-tensor-clone-16gb-2gb-free",
+        "VS Code's 'The Kernel crashed' alone: a host suspect here, none in ramzan1 (dev), a convention the collectors split on",
+    ),
     (
         "nnunet2162-torch-file-enospc-no-shm-named",
         "ENOSPC on PyTorch's </torch_...> sharing file: read as a full /dev/shm (rule 2.3), as six other dev labels do; four, this one among them, hold it a suspect because the path does not say /dev/shm",

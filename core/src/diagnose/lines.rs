@@ -208,7 +208,7 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
     // NVIDIA's video encoder ("[h264_nvenc @ 0x…] InitializeEncoder failed: out of memory (10)"),
     // Thrust, CUDA's C++ library ("thrust::system::system_error"), and bitsandbytes' CUDA
     // wrapper (".../bitsandbytes/csrc/pythonInterface.c") work in the device's memory.
-    const DEVICE: [&str; 37] = [
+    const DEVICE: [&str; 34] = [
         "[TRT]",
         "[TensorRT",
         "nvenc",
@@ -216,12 +216,8 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
         "bitsandbytes",
         "Skipping tactic",
         "ascend",
-        "npu",
         "cuda",
         "gpu",
-        "hip",
-        "mps",
-        "xla",
         "hbm",
         "vram",
         "device",
@@ -235,6 +231,7 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
         "vulkan",
         "opencl",
         "directml",
+        "Direct ML",
         "DmlExecutionProvider",
         "sycl",
         "DRAM buffer",
@@ -254,7 +251,7 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
     // setting a larger instance class", Render's "Ran out of memory (used over 512MB)".
     const LIMIT: [&str; 6] =
         ["cgroup", "memory limit", "than asked for", "than requested", "instance class", "(used over"];
-    if DEVICE.iter().any(|w| find_ci(line, w).is_some()) {
+    if DEVICE.iter().any(|w| find_ci(line, w).is_some()) || SHORT_DEVICE.iter().any(|w| short_word_in(line, w)) {
         return Some(MemoryKind::Gpu);
     }
     // Not PostgreSQL's "anonymous shared memory": a mapping backed by RAM and swap, not /dev/shm.
@@ -262,6 +259,26 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
         return Some(MemoryKind::Shm);
     }
     LIMIT.iter().any(|w| find_ci(line, w).is_some()).then_some(MemoryKind::JobLimit)
+}
+
+/// Device names short enough to hide inside other words: "npu" in "input", "mps" in
+/// "timestamps", "hip" in "relationship", "xla" in AWS's "2xlarge" (see [`short_word_in`]).
+const SHORT_DEVICE: [&str; 4] = ["npu", "hip", "mps", "xla"];
+
+/// `word` on `line` where no letter runs into it from before, and none after but
+/// an identifier's next capital or a plural's `s`: "torch_npu", "hipMalloc",
+/// "XlaRuntimeError", "NPUs"; not "input", "chip", "jumps", "xlarge".
+fn short_word_in(line: &str, word: &str) -> bool {
+    let bytes = line.as_bytes();
+    crate::scan::find_all_ci(line, word).any(|at| {
+        let end = at + word.len();
+        let before = at.checked_sub(1).map(|i| bytes[i]);
+        let after = |i: usize| bytes.get(end + i).copied();
+        let plural = after(0).is_some_and(|b| b.eq_ignore_ascii_case(&b's'))
+            && !after(1).is_some_and(|b| b.is_ascii_alphabetic());
+        !before.is_some_and(|b| b.is_ascii_alphabetic())
+            && (plural || !after(0).is_some_and(|b| b.is_ascii_lowercase()))
+    })
 }
 
 /// The memory named by the row of `text` that ends at `end` (a line break)

@@ -23,8 +23,9 @@ const MEMLOCK: &str = "pinning memory for RDMA hit the locked-memory limit (ulim
 
 /// Look-alikes that name who ended the job: with them, a bare `Killed` or a
 /// launcher's `-9` is their kill, not the OOM killer's.
-pub(super) const KILL_SENDERS: [&str; 8] = [
+pub(super) const KILL_SENDERS: [&str; 9] = [
     "unresponsive-kill",
+    "torchrun-shutdown-kill",
     "slurm-time-limit",
     "slurm-preempted",
     "pbs-walltime",
@@ -78,6 +79,20 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
         "unresponsive-kill",
         "after unresponsive for",
         NotOom("a watchdog killed it for not responding within its time limit, not the OOM killer"),
+    ),
+    // torchrun tearing its workers down after another failure: "Unable to shutdown process 264
+    // via Signals.SIGTERM, forcefully exiting via Signals.SIGKILL".
+    sig(
+        "torchrun-shutdown-kill",
+        "forcefully exiting via Signals.SIGKILL",
+        NotOom("torchrun killed its own workers while shutting down after another failure: the first error above is the cause"),
+    ),
+    // FlashInfer's temporaries come out of a fixed workspace: "Failed to allocate memory for
+    // batch_prefill_tmp_v with size 435814400 and alignment 16 in AlignedAllocator".
+    sig(
+        "flashinfer-workspace",
+        "in AlignedAllocator",
+        NotOom("FlashInfer's fixed workspace buffer is too small for the batch (a workspace size), not device memory running out"),
     ),
     // Ray's own teardown: "The actor is dead because it was killed by `ray.kill`".
     sig("ray-kill", "killed by `ray.kill`", NotOom("Ray's ray.kill ended the actor on purpose (a teardown), not memory")),

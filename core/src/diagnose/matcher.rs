@@ -194,6 +194,7 @@ pub(super) fn matches_here(signature: &Signature, line: &str, start: usize, end:
         "phase-vector" => {
             scan::find_ci(segment(), "allocate vector").is_none() && scan::find_ci(segment(), "vector memory").is_none()
         }
+        "kernel-killed-process" => scan::find_ci(segment(), "total-vm").is_some(),
         "negative-allocation" => line[end..].starts_with(|c: char| c.is_ascii_digit()),
         "tf-node-on-cpu" | "tf-node-on-gpu" => !line[..start].ends_with(|c: char| c.is_ascii_alphanumeric()),
         _ if signature.weak => phrases::reads(signature.id, line, start, end),

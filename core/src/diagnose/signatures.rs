@@ -320,6 +320,10 @@ const MEMORY: &[Signature] = &[
     sig("numpy-unable-to-allocate", "Unable to allocate", OomByContext(Host)),
     sig("kernel-oom-kill", "Out of memory: Killed process", Oom(Host)),
     sig("kernel-oom-kill", "Out of memory: Kill process", Oom(Host)),
+    // Older kernels print the kill on a line of its own after "Out of memory: Kill process ...
+    // or sacrifice child": "Killed process 1234 (python) total-vm:..., anon-rss:...", which a
+    // grep of dmesg keeps alone (matcher.rs: only with its total-vm).
+    sig("kernel-killed-process", "Killed process", Oom(Host)),
     sig("kernel-oom-constraint-none", "constraint=CONSTRAINT_NONE", Oom(Host)),
     // The kernel's report opens with "python3 invoked oom-killer: gfp_mask=..."; its call
     // trace names a memory cgroup when a container's or job's limit was what ran out.
@@ -535,6 +539,23 @@ const MEMORY: &[Signature] = &[
     sig("colab-gpu-near-limit", "GPU is close to its memory limit", Suspect(Gpu)),
     // Ascend's runtime on the device: "Call rtMalloc fail, purpose: page caching, ... device_id:0".
     sig("ascend-rtmalloc-fail", "rtMalloc fail", Oom(Gpu)),
+    // Sophgo's BM1684 runtime: "bm_alloc_gmem failed, dev_id = 0", "Alloc Device Memory Failed!".
+    Signature {
+        also: &["Alloc Device Memory Failed"],
+        ..sig("bm-alloc-gmem-failed", "bm_alloc_gmem failed", Oom(Gpu))
+    },
+    // PaddlePaddle's allocator exception, whose what() may be cut from the paste: "terminate
+    // called after throwing an instance of 'paddle::memory::allocation::BadAlloc'" (its device's
+    // unless the line names the CPU).
+    sig("paddle-badalloc", "memory::allocation::BadAlloc", OomByContext(Gpu)),
+    // SGLang's KV pool empty at a decode step: "No space left for only one request,
+    // self.token_to_kv_pool_allocator.available_size()=0".
+    sig("sglang-kv-pool-empty", "No space left for only one request", Oom(Gpu)),
+    // llama.cpp loading a model's weights onto its backend (the GPU it offloads to):
+    // "error loading model: unable to allocate backend buffer".
+    sig("llama-backend-buffer", "unable to allocate backend buffer", OomByContext(Gpu)),
+    // The shell's word in a Chinese sentence: "进程被Killed" ("the process was Killed").
+    sig("zh-was-killed", "被Killed", Oom(Host)),
     sig("colab-ram", "using all available RAM", Oom(Host)),
     // macOS's memory killer writes a JetsamEvent report (bug_type 298).
     sig("macos-jetsam", "JetsamEvent", Oom(Host)),

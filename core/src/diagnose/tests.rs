@@ -413,3 +413,16 @@ fn a_corrupted_heap_is_no_oom() {
     assert_eq!((r.oom, r.memory), (false, MemoryKind::None));
     assert_eq!(r.look_alike().map(|(line, _)| line), Some(1));
 }
+
+#[test]
+fn an_older_kernels_kill_line_kept_alone_by_a_grep() {
+    // shoc38's dmesg, the second line of its pair only (`dmesg | grep -i killed`); the process's
+    // own name says nothing of which memory ran out.
+    let d =
+        run("[   80.751793] Killed process 2700 (DeviceMemory) total-vm:1838376kB, anon-rss:2632kB, file-rss:628kB\n");
+    assert!(d.oom);
+    assert_eq!(d.memory, MemoryKind::Host);
+    assert_eq!(d.numbers.total_vm, Some(1838376 * 1024));
+    // A process killed by anything else is no kernel report.
+    assert!(!run("Killed process 2700 (DeviceMemory)\n").oom);
+}

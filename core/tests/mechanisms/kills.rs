@@ -261,3 +261,11 @@ fn an_emptydir_eviction_explains_the_137_after_it() {
     // "Usage of EmptyDir volume \"models-dir\" exceeds the limit", then a pre-stop hook "exited with 137".
     read_as(&["kserve3792-modelmesh-evicted-emptydir-limit-prestop-137"], (false, MemoryKind::None));
 }
+
+#[test]
+fn torchruns_own_shutdown_kill_and_a_chinese_was_killed() {
+    // "Unable to shutdown process 264 via Signals.SIGTERM, forcefully exiting via Signals.SIGKILL".
+    read_as(&["awseks93-neuronx-llama2-checkpoint-torchrun-sigterm-escalated-sigkill"], (false, MemoryKind::None));
+    // "在训练过程中，内存会占用越来越多，从而进程被Killed".
+    read_as(&["loftr267-zh-memory-grows-process-killed-training"], (true, MemoryKind::Host));
+}

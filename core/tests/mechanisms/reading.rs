@@ -578,3 +578,30 @@ fn loaders_and_samplers_by_their_own_names_give_the_phase() {
     let ollama = corpus("continue11207-ollama-requires-more-system-memory");
     assert!(!ids(&ollama).contains(&"mixed_precision"), "{:?}", ids(&ollama));
 }
+
+#[test]
+fn short_device_names_only_as_words() {
+    // "--input_sentence_size" holds "npu": the prose's `std::bad_alloc` is the host's.
+    read_as(&["sentencepiece746-unigram-136m-lines-std-bad-alloc-125gb"], (true, MemoryKind::Host));
+    // "with Direct ML (DML)": Windows' E_OUTOFMEMORY text on DirectML's device.
+    read_as(&["olive1079-directml-sdxl-not-enough-memory-resources"], (true, MemoryKind::Gpu));
+}
+
+#[test]
+fn device_allocators_in_their_own_words() {
+    read_as(
+        &[
+            // Sophgo's "bm_alloc_gmem failed" / "Alloc Device Memory Failed! Program Terminated."
+            "sophonstream58-zh-bm1684-bm-alloc-gmem-failed-device-memory",
+            // Paddle's 'paddle::memory::allocation::BadAlloc' with its what() cut off.
+            "paddle42341-zh-badalloc-terminate-scale-kernel-gpucontext",
+            // SGLang's "No space left for only one request, ...available_size()=0".
+            "sglang-pr14948-no-space-left-for-one-request-kv-pool-zero",
+            // llama.cpp under Ollama: "error loading model: unable to allocate backend buffer".
+            "ollama5941-unable-to-allocate-backend-buffer-3050ti-4gb",
+        ],
+        (true, MemoryKind::Gpu),
+    );
+    // FlashInfer's workspace: "Failed to allocate memory for batch_prefill_tmp_v ... in AlignedAllocator".
+    read_as(&["sglang2102-title-flashinfer-alignedallocator-batch-prefill-tmp-v"], (false, MemoryKind::None));
+}
