@@ -259,6 +259,8 @@ pub(super) fn meaning(id: &str, segment: &str, end: usize, meaning: Meaning) -> 
 /// makes it a share of the memory, not its end.
 fn memory_named_after(after: &str) -> bool {
     const WORDS: [&str; 6] = ["memory", "mem", "ram", "vram", "heap", "hbm"];
+    // A terminal's colour code closing the line ("Out of GPU memory\x1b[0m") is no part of a word.
+    let after = lines::clean(after);
     let mut words = after.split_ascii_whitespace();
     (0..3).map_while(|_| words.next()).any(|word| {
         let word = word.trim_end_matches(|c: char| c.is_ascii_punctuation());

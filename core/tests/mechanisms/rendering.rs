@@ -117,3 +117,20 @@ fn a_log_copied_through_a_web_page_reads_as_printed() {
         }
     }
 }
+
+#[test]
+fn every_line_coloured_by_the_terminal() {
+    // "ERROR: Out of GPU memory", "(out of vram?)": the colour code that closes each line is
+    // no part of the memory word before it.
+    for id in [
+        "cudajl2898-out-of-gpu-memory-custreamgetcaptureinfo-windows",
+        "gpt4all1639-gpu-loading-failed-out-of-vram-hint",
+    ] {
+        let log = corpus_log(id);
+        let printed = diagnose(&log, &[]);
+        let coloured: String = log.lines().map(|l| format!("\u{1b}[31m{l}\u{1b}[0m\n")).collect();
+        let copied = diagnose(&coloured, &[]);
+        assert_eq!((copied.oom, copied.memory), (printed.oom, printed.memory), "{id}");
+        assert_eq!(printed.memory, MemoryKind::Gpu, "{id}");
+    }
+}
