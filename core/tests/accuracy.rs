@@ -43,7 +43,15 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// collected; a second, blind reading of the exempted texts (2026-12-07)
 /// relabelled those it found clear. Scored like the rest; only exempt from
 /// the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 69] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 71] = [
+    (
+        "colossalai6266-hybrid-offload-unspecified-launch-failure-cpu-ram-full",
+        "the failure is an unspecified launch failure (rule 4); the host suspect is the reporter's Chinese prose that CPU offload filled RAM, a hedged hint collectors split on",
+    ),
+    (
+        "beaver59-gunicorn-worker-sigkill-perhaps-out-of-memory",
+        "gunicorn's 'was sent SIGKILL! Perhaps out of memory?' with no WORKER TIMEOUT: a parent's kill report (rule 2.4) in one dev label, the hint a suspect in this one",
+    ),
     (
         "vscode278926-kernel-crashed-tensor-clone-16gb-2gb-free",
         "VS Code's 'The Kernel crashed' alone: a host suspect here, none in ramzan1 (dev), a convention the collectors split on",

@@ -57,9 +57,12 @@ pub fn is_shell_killed(segment: &str) -> bool {
         let t = without_timestamp(t.rsplit("]: ").next().unwrap_or(t).trim());
         // A workspace tool's prefix, one word and a colon: "@packages/net-stubbing: Killed".
         let t = t.split_once(": ").filter(|(name, _)| !name.contains(' ')).map_or(t, |(_, rest)| rest);
-        // A line pasted as markdown inline code, emphasis or a quote: `Killed`, **Killed**, > Killed.
-        let t = t.trim_start_matches('>').trim().trim_matches(['`', '*']).trim();
-        KILLED_WORDS.iter().any(|word| t == *word || job_report(t, word) || after_progress_bar(t, word))
+        // A line pasted as markdown inline code, emphasis or a quote (`Killed`, **Killed**,
+        // > Killed), or marked as output with a comment sign (# Killed).
+        let t = t.trim_start_matches(['>', '#']).trim().trim_matches(['`', '*']).trim();
+        KILLED_WORDS.iter().any(|word| {
+            t == *word || job_report(t, word) || after_progress_bar(t, word) || over_progress_count(t, word)
+        })
     })
 }
 
@@ -120,6 +123,16 @@ fn after_progress_bar(t: &str, word: &str) -> bool {
         // Keras's bar ends with its last metric: "[====>....] - ETA: 365s - loss: 2.1371Killed".
         let metric = bar.ends_with(|c: char| c.is_ascii_digit());
         status || ((bar.ends_with(['|', ']', '%']) || duration || metric) && RATES.iter().any(|r| bar.contains(r)))
+    })
+}
+
+/// `Killed111/111`: the shell's word written over the start of a progress
+/// count redrawn in place (`\r`), its tail left behind: digits with a `/` or `%`.
+fn over_progress_count(t: &str, word: &str) -> bool {
+    t.strip_prefix(word).is_some_and(|rest| {
+        rest.starts_with(|c: char| c.is_ascii_digit())
+            && rest.contains(['/', '%'])
+            && rest.chars().all(|c| c.is_ascii_digit() || "/%. |".contains(c))
     })
 }
 

@@ -147,6 +147,9 @@ pub(super) const PHRASES: &[Signature] = &[
     // ggml's context buffer came back NULL: "GGML_ASSERT(ctx->mem_buffer != NULL) failed". A
     // suspicion, and a weak one: the allocation's own "failed to allocate N bytes" says more.
     Signature { meaning: Meaning::Suspect(MemoryKind::Host), ..phrase("ggml-mem-buffer-phrase", "mem_buffer != NULL") },
+    // nvidia-smi's table with a card's memory all but full: "|  16273MiB / 16280MiB |". A limit
+    // close to hit, which the contract calls a suspicion (LABELLING.md rule 3).
+    Signature { meaning: Meaning::Suspect(MemoryKind::Gpu), ..phrase("nvidia-smi-full", "MiB / ") },
 ];
 
 /// Whether the weak signature `id`, found at `line[start..end]`, reads as its
@@ -190,6 +193,7 @@ pub(super) fn reads(id: &str, line: &str, start: usize, end: usize) -> bool {
             !names_another_cause(segment) && !OTHER_ENDS.iter().any(|w| find_ci(segment, w).is_some())
         }
         "sigkill-phrase" => !names_another_cause(segment),
+        "nvidia-smi-full" => nvidia_smi_full(segment, start, end),
         "exit-137-phrase" | "exit-minus-9-phrase" => exit_status_before(&segment[..start]),
         "shm-phrase" => {
             const FAILED: [&str; 13] = [
@@ -251,6 +255,19 @@ pub(super) fn meaning(id: &str, segment: &str, end: usize, meaning: Meaning) -> 
         Meaning::Suspect(kind)
     } else {
         Meaning::Oom(kind)
+    }
+}
+
+/// nvidia-smi's memory cell, used over total, in a table row: at least FULL of the card in use.
+fn nvidia_smi_full(segment: &str, start: usize, end: usize) -> bool {
+    const FULL: f64 = 0.97;
+    let used = segment[..start].rsplit(|c: char| !c.is_ascii_digit()).next().and_then(|n| n.parse::<f64>().ok());
+    let total = segment[end..].split(|c: char| !c.is_ascii_digit()).next().and_then(|n| n.parse::<f64>().ok());
+    let cell = segment[..start].trim_end_matches(|c: char| c.is_ascii_digit()).trim_end().ends_with('|')
+        && segment[end..].trim_start_matches(|c: char| c.is_ascii_digit()).starts_with("MiB |");
+    match (used, total) {
+        (Some(used), Some(total)) if cell && total > 0.0 => used / total >= FULL,
+        _ => false,
     }
 }
 

@@ -539,6 +539,9 @@ const MEMORY: &[Signature] = &[
     sig("colab-gpu-near-limit", "GPU is close to its memory limit", Suspect(Gpu)),
     // Ascend's runtime on the device: "Call rtMalloc fail, purpose: page caching, ... device_id:0".
     sig("ascend-rtmalloc-fail", "rtMalloc fail", Oom(Gpu)),
+    // PyTorch's CPU allocator named by its check alone, its message cut or in a screenshot:
+    // "enforce fail at CPUAllocator.cpp" (the full message proves the OOM; this suggests it).
+    sig("cpu-allocator-check", "enforce fail at CPUAllocator", Suspect(Host)),
     // Sophgo's BM1684 runtime: "bm_alloc_gmem failed, dev_id = 0", "Alloc Device Memory Failed!".
     Signature {
         also: &["Alloc Device Memory Failed"],

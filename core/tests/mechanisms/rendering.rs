@@ -134,3 +134,10 @@ fn every_line_coloured_by_the_terminal() {
         assert_eq!(printed.memory, MemoryKind::Gpu, "{id}");
     }
 }
+
+#[test]
+fn the_shells_word_over_a_progress_count_marked_as_output() {
+    // "# Killed111/111": the reporter's "# " before each output line, and the tail of a count
+    // redrawn in place after the shell's word.
+    read_as(&["shannonca3-sca-reduce-killed-merged-with-progress"], (true, MemoryKind::Host));
+}

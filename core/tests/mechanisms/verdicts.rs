@@ -451,3 +451,11 @@ fn warnings_that_memory_is_nearly_gone() {
     read_as(&["cbio232-torque-node-kernel-free-swap-0kb-line"], (false, MemoryKind::Host));
     read_as(&["jaxmd4-colab-gpu-memory-close-to-limit-warning"], (false, MemoryKind::Gpu));
 }
+
+#[test]
+fn a_full_card_in_nvidia_smi_and_the_cpu_allocators_check_alone_are_suspects() {
+    // "|  16273MiB / 16280MiB |" with no error; "\"enforce fail at CPUAllocator.cpp\" error in eval
+    // phase" with the message itself in a screenshot.
+    read_as(&["mingpt1-colab-pro-p100-nvidia-smi-memory-full"], (false, MemoryKind::Gpu));
+    read_as(&["starganv2-13-cpuallocator-enforce-eval-128gb-screenshot"], (false, MemoryKind::Host));
+}
