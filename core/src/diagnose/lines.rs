@@ -55,11 +55,13 @@ pub fn is_shell_killed(segment: &str) -> bool {
     let after_bars = cleaned.match_indices(" | ").map(|(at, bar)| &cleaned[at + bar.len()..]);
     std::iter::once(cleaned.as_str()).chain(after_bars).any(|t| {
         let t = without_timestamp(t.rsplit("]: ").next().unwrap_or(t).trim());
+        // A line quoted in markdown, at any depth (> > Killed), or marked as output with a
+        // comment sign (# Killed).
+        let t = t.trim_start_matches(|c: char| c == '>' || c == '#' || c.is_whitespace());
         // A workspace tool's prefix, one word and a colon: "@packages/net-stubbing: Killed".
         let t = t.split_once(": ").filter(|(name, _)| !name.contains(' ')).map_or(t, |(_, rest)| rest);
-        // A line pasted as markdown inline code, emphasis or a quote (`Killed`, **Killed**,
-        // > Killed), or marked as output with a comment sign (# Killed).
-        let t = t.trim_start_matches(['>', '#']).trim().trim_matches(['`', '*']).trim();
+        // A line pasted as markdown inline code or emphasis: `Killed`, **Killed**.
+        let t = t.trim_matches(['`', '*']).trim();
         KILLED_WORDS.iter().any(|word| {
             t == *word || job_report(t, word) || after_progress_bar(t, word) || over_progress_count(t, word)
         })

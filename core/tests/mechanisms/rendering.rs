@@ -141,3 +141,17 @@ fn the_shells_word_over_a_progress_count_marked_as_output() {
     // redrawn in place after the shell's word.
     read_as(&["shannonca3-sca-reduce-killed-merged-with-progress"], (true, MemoryKind::Host));
 }
+
+#[test]
+fn a_reply_quoting_the_log_again() {
+    // "> Killed" and "@packages/net-stubbing: Killed", quoted once more by a reply ("> > Killed",
+    // "> @packages/net-stubbing: Killed").
+    for id in [
+        "hunyuancustom18-wsl-gpu-poor-killed-at-build-model-cpu-offload",
+        "cypress23623-circleci-lerna-net-stubbing-killed-137",
+    ] {
+        let quoted: String = corpus_log(id).lines().map(|l| format!("> {l}\n")).collect();
+        let r = diagnose(&quoted, &[]);
+        assert_eq!((r.oom, r.memory), (true, MemoryKind::Host), "{id}");
+    }
+}
