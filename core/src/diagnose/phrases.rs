@@ -170,8 +170,20 @@ pub(super) fn reads(id: &str, line: &str, start: usize, end: usize) -> bool {
             // "allocation of size N" says nothing failed until the line says so.
             let failed = !segment[start..end].eq_ignore_ascii_case("allocation of")
                 || find_ci(&segment[end..], "fail").is_some();
-            const OTHER_RESOURCES: [&str; 9] =
-                ["port", "ports", "address", "addresses", "node", "nodes", "resource", "resources", "ip"];
+            // Podman's "allocating lock for new container: allocation failed; exceeded num_locks".
+            const OTHER_RESOURCES: [&str; 11] = [
+                "port",
+                "ports",
+                "address",
+                "addresses",
+                "node",
+                "nodes",
+                "resource",
+                "resources",
+                "ip",
+                "lock",
+                "locks",
+            ];
             failed && !names_another_cause(segment) && !OTHER_RESOURCES.iter().any(|w| word_in(segment, w))
         }
         "out-of-named-memory-phrase" => memory_named_after(&segment[end..]) && !names_another_cause(segment),

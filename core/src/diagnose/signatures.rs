@@ -635,6 +635,8 @@ const MEMORY: &[Signature] = &[
     // "OOMKilled" in a pod's state, "OOMKill" in a restart reason, and the
     // kubelet's first spelling of the reason, "reason": "OOM Killed".
     Signature { also: &["\"OOM Killed\""], ..exact("k8s-oomkilled", "OOMKill", Oom(JobLimit)) },
+    // The state's name as a word in any case, as people retype it: "got oomkilled", "due to OOMKIlled".
+    Signature { boundary: Boundary::Word, ..sig("k8s-oomkilled", "OOMKilled", Oom(JobLimit)) },
     // A shell's job report (`line 28:  8156 Killed   python3 main.py`) or a bare
     // `Killed`, in any of its translations: SIGKILL, almost always the OOM killer.
     Signature { also: KILLED_WORDS.split_at(1).1, ..exact("bare-killed", KILLED_WORDS[0], Oom(Host)) },

@@ -459,3 +459,11 @@ fn a_full_card_in_nvidia_smi_and_the_cpu_allocators_check_alone_are_suspects() {
     read_as(&["mingpt1-colab-pro-p100-nvidia-smi-memory-full"], (false, MemoryKind::Gpu));
     read_as(&["starganv2-13-cpuallocator-enforce-eval-128gb-screenshot"], (false, MemoryKind::Host));
 }
+
+#[test]
+fn oomkilled_retyped_and_an_allocation_of_something_else() {
+    // "Metadata-writer was in a crash-loop due to OOMKIlled." (the state's name retyped).
+    read_as(&["kftesting1015-kfp-metadata-writer-crashloop-oomkilled-describe"], (true, MemoryKind::JobLimit));
+    // Podman's "allocating lock for new container: allocation failed; exceeded num_locks (2048)".
+    read_as(&["ray45093-serve-podman-num-locks-allocation-failed"], (false, MemoryKind::None));
+}
