@@ -9,6 +9,7 @@
 //! one. Figures and settings are never touched: a redacted log diagnoses the
 //! same (tested on every real log of the corpus).
 
+use crate::diagnose::Phase;
 use crate::memory::{MemoryKind, Stack};
 use serde::{Deserialize, Serialize};
 
@@ -126,11 +127,16 @@ pub fn redact(text: &str, options: Options) -> Redacted {
         for s in found.iter().filter(|s| matches!(s.kind, Kind::User | Kind::Host)) {
             let value = &line[s.start..s.end];
             let lower = value.to_ascii_lowercase();
-            // A tool's or a memory's name (`/home/pytorch/`, a container's user) is the
-            // draft's own vocabulary too: its title, slug and stack would lose their words.
+            // A tool's, a memory's or a phase's name (`/home/pytorch/`, a container's user,
+            // `alice@model`) is the draft's own vocabulary too: its title, slug and stack
+            // would lose their words ("during the <host> loading").
+            let phase_word = |p: &Phase| {
+                p.label().split(|c: char| !c.is_ascii_alphanumeric()).any(|w| w.eq_ignore_ascii_case(&lower))
+            };
             let generic = GENERIC_NAMES.contains(&lower.as_str())
                 || Stack::ALL.iter().any(|s| s.as_str() == lower)
-                || MemoryKind::ALL.iter().any(|m| m.as_str() == lower);
+                || MemoryKind::ALL.iter().any(|m| m.as_str() == lower)
+                || Phase::ALL.iter().any(phase_word);
             if value.len() >= 3 && !generic && !learnt.iter().any(|(v, _)| v == value) {
                 learnt.push((value.to_string(), s.kind));
             }

@@ -48,6 +48,17 @@ pub enum Phase {
 }
 
 impl Phase {
+    pub const ALL: [Phase; 8] = [
+        Phase::Forward,
+        Phase::Backward,
+        Phase::OptimizerStep,
+        Phase::Validation,
+        Phase::Dataloader,
+        Phase::Generation,
+        Phase::ModelLoad,
+        Phase::KvCacheInit,
+    ];
+
     pub fn label(self) -> &'static str {
         match self {
             Phase::Forward => "forward pass",

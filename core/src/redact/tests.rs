@@ -175,3 +175,12 @@ fn a_user_named_like_a_tool_is_redacted_in_its_path_only() {
     let r = redact("/home/gpu/train.py\nslug: gpu-memory-runs-out", Options::default());
     assert_eq!(r.text, "/home/<user>/train.py\nslug: gpu-memory-runs-out");
 }
+
+#[test]
+fn a_host_named_like_a_phase_is_redacted_where_found_only() {
+    // Home Assistant's "Ollama server: model requires more system memory" reads "model" as the
+    // server's host name; the draft's title says "during the model loading" and must keep it.
+    let text = "Unexpected error talking to Ollama server: model requires more system memory (7.3 GiB)\ntitle: Host RAM runs out during the model loading";
+    let r = redact(text, Options::default());
+    assert!(r.text.ends_with("\ntitle: Host RAM runs out during the model loading"), "{}", r.text);
+}
