@@ -43,7 +43,15 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// collected; a second, blind reading of the exempted texts (2026-12-07)
 /// relabelled those it found clear. Scored like the rest; only exempt from
 /// the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 71] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 73] = [
+    (
+        "mlxgui14-parakeet-metal-malloc-over-max-buffer-size-12884901888",
+        "MLX's '[metal::malloc] ... greater than the maximum allowed buffer size': an OOM in two dev labels (rule 2.1), a per-buffer cap and a suspect in this one",
+    ),
+    (
+        "ragflow2458-lmstudio-4gpu-nccl-error-1-maybe-vram",
+        "NCCL's 'unhandled cuda error' (rule 4) beside the reporter's 'maybe an issue of running out of VRAM': a hedged prose hint collectors split on",
+    ),
     (
         "colossalai6266-hybrid-offload-unspecified-launch-failure-cpu-ram-full",
         "the failure is an unspecified launch failure (rule 4); the host suspect is the reporter's Chinese prose that CPU offload filled RAM, a hedged hint collectors split on",

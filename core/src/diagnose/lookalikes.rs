@@ -87,6 +87,13 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
         "forcefully exiting via Signals.SIGKILL",
         NotOom("torchrun killed its own workers while shutting down after another failure: the first error above is the cause"),
     ),
+    // jemalloc refusing to start on a kernel's page size (64K pages on some ARM hosts):
+    // "<jemalloc>: Unsupported system page size", then Arrow's ArrowMemoryError at import.
+    sig(
+        "jemalloc-page-size",
+        "Unsupported system page size",
+        NotOom("jemalloc cannot start on this kernel's memory page size (a build for 4K pages on a 64K-page host), not memory running out"),
+    ),
     // FlashInfer's temporaries come out of a fixed workspace: "Failed to allocate memory for
     // batch_prefill_tmp_v with size 435814400 and alignment 16 in AlignedAllocator".
     sig(

@@ -1,6 +1,7 @@
 //! Evidence that changes what other evidence proves, once the whole log is
 //! read: who sent a SIGKILL, which device a "No space left" filled, a
-//! permission error behind a shared-memory segment, a runtime that fell back
+//! permission error behind a shared-memory segment, an allocator that could
+//! not start behind its library's memory error, a runtime that fell back
 //! and went on after its OOM, the device TensorFlow names after its OOM, an
 //! allocator line that the next one calls "not a failure".
 
@@ -76,6 +77,14 @@ impl Diagnoser {
             && oom_lines().all(|e| e.signature == "tf-bfc-ran-out")
         {
             self.suspect = Some((MemoryKind::Gpu, "tf-allocator-warning"));
+            self.oom_kinds.clear();
+        }
+        // jemalloc that could not start ("Unsupported system page size") has Arrow raise
+        // ArrowMemoryError at import: nothing ran out.
+        if self.saw("jemalloc-page-size").is_some()
+            && oom_lines().next().is_some()
+            && oom_lines().all(|e| e.signature == "arrow-memory-error")
+        {
             self.oom_kinds.clear();
         }
         // A SIGKILL whose sender the log names (a time limit, preemption, a

@@ -539,6 +539,18 @@ const MEMORY: &[Signature] = &[
     sig("colab-gpu-near-limit", "GPU is close to its memory limit", Suspect(Gpu)),
     // Ascend's runtime on the device: "Call rtMalloc fail, purpose: page caching, ... device_id:0".
     sig("ascend-rtmalloc-fail", "rtMalloc fail", Oom(Gpu)),
+    // TensorFlow's exception class with its message cut off ("ResourceExhaustedError
+    // Traceback (most recent call last)", "ResourceExhaustedError: Graph execution error:"):
+    // mostly an OOM on the device, but quotas raise it too, so a suspicion. Generic, so that
+    // the message after it ("ResourceExhaustedError: failed to allocate memory") still speaks.
+    Signature {
+        boundary: Boundary::Identifier,
+        generic: true,
+        ..sig("tf-resource-exhausted-class", "ResourceExhaustedError", Suspect(Gpu))
+    },
+    // Julia's GPU packages when the allocator hands back nothing: "hipMallocAsync resulted in
+    // C_NULL for 8.000 MiB" (AMDGPU.jl), with no out-of-memory error of its own.
+    sig("julia-malloc-null", "resulted in C_NULL", Suspect(Gpu)),
     // PyTorch's CPU allocator named by its check alone, its message cut or in a screenshot:
     // "enforce fail at CPUAllocator.cpp" (the full message proves the OOM; this suggests it).
     sig("cpu-allocator-check", "enforce fail at CPUAllocator", Suspect(Host)),

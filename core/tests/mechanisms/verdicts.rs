@@ -467,3 +467,19 @@ fn oomkilled_retyped_and_an_allocation_of_something_else() {
     // Podman's "allocating lock for new container: allocation failed; exceeded num_locks (2048)".
     read_as(&["ray45093-serve-podman-num-locks-allocation-failed"], (false, MemoryKind::None));
 }
+
+#[test]
+fn an_exception_class_without_its_message_and_an_allocator_that_could_not_start() {
+    // "ResourceExhaustedError  Traceback (most recent call last)" and "ResourceExhaustedError:
+    // Graph execution error:" with no OOM line; AMDGPU.jl's "hipMallocAsync resulted in C_NULL".
+    read_as(
+        &[
+            "tpu875-keras-fit-tpu-resourceexhaustederror-header-only",
+            "tf60469-graph-execution-error-gradient-tape-header-only",
+            "hip3223-julia-hipmallocasync-c-null-8mib-hipsuccess",
+        ],
+        (false, MemoryKind::Gpu),
+    );
+    // "<jemalloc>: Unsupported system page size", then ArrowMemoryError at `import cudf`.
+    read_as(&["cudf13679-jemalloc-page-size-arrowmemoryerror-import"], (false, MemoryKind::None));
+}
