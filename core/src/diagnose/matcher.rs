@@ -75,7 +75,9 @@ pub(super) struct Matcher {
 /// built on the first diagnosis. Figures cut by a wrap are read by joining
 /// the lines ([`wrap::continues`]).
 fn breakable(signature: &Signature) -> bool {
-    signature.generic && !signature.weak && signature.needle.len() >= 8
+    // A suspicion is not worth its variants' states (TensorFlow's exception class cut by a terminal).
+    let proves = !matches!(signature.meaning, Meaning::Suspect(_));
+    signature.generic && !signature.weak && proves && signature.needle.len() >= 8
 }
 
 pub(super) fn matcher() -> &'static Matcher {

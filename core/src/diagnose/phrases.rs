@@ -289,7 +289,10 @@ fn nvidia_smi_full(segment: &str, start: usize, end: usize) -> bool {
 fn memory_named_after(after: &str) -> bool {
     const WORDS: [&str; 6] = ["memory", "mem", "ram", "vram", "heap", "hbm"];
     // A terminal's colour code closing the line ("Out of GPU memory\x1b[0m") is no part of a word.
-    let after = lines::clean(after);
+    let after = match after.contains('\u{1b}') {
+        true => std::borrow::Cow::Owned(lines::clean(after)),
+        false => std::borrow::Cow::Borrowed(after),
+    };
     let mut words = after.split_ascii_whitespace();
     (0..3).map_while(|_| words.next()).any(|word| {
         let word = word.trim_end_matches(|c: char| c.is_ascii_punctuation());
