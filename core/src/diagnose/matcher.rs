@@ -207,8 +207,8 @@ pub(super) fn matches_here(signature: &Signature, line: &str, start: usize, end:
     }
     match signature.boundary {
         Boundary::None => true,
-        // A word stands between spaces or ASCII punctuation: not inside a longer
-        // word, and not between control bytes of binary junk.
+        // A word stands between spaces, ASCII punctuation or CJK text ([`separates`]):
+        // not inside a longer word, and not between control bytes of binary junk.
         Boundary::Word => lines::touches(line, start, end, |c| !separates(c)).not(),
         Boundary::Identifier => lines::touches(line, start, end, |c| !separates(c) || c == '_').not(),
     }
