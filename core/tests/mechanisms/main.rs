@@ -7,6 +7,7 @@ use serde_json::Value;
 
 #[path = "../common/mod.rs"]
 mod common;
+mod figures_and_fixes;
 mod kills;
 mod reading;
 mod rendering;
