@@ -7,9 +7,11 @@
 //! scanned once by an Aho-Corasick automaton over every signature; only lines
 //! holding a match are looked at further.
 
+mod device_memory;
 mod figures;
 mod frames;
 mod hints;
+mod host_memory;
 mod lines;
 mod lookalikes;
 mod matcher;

@@ -94,8 +94,18 @@ pub(super) const fn generic(id: &'static str, needle: &'static str, meaning: Mea
     Signature { generic: true, ..sig(id, needle, meaning) }
 }
 
+/// How many signatures the tables hold together.
+pub(super) const fn total(tables: &[&[Signature]]) -> usize {
+    let (mut t, mut n) = (0, 0);
+    while t < tables.len() {
+        n += tables[t].len();
+        t += 1;
+    }
+    n
+}
+
 /// The tables joined into one at compile time, in order (`Signature` is `Copy`).
-pub(super) const fn concat<const N: usize>(tables: [&[Signature]; 4]) -> [Signature; N] {
+pub(super) const fn concat<const N: usize, const T: usize>(tables: [&[Signature]; T]) -> [Signature; N] {
     let mut out = [tables[0][0]; N];
     let (mut t, mut at) = (0, 0);
     while t < tables.len() {
