@@ -134,6 +134,9 @@ pub fn unit_multiplier(unit: &str, convention: UnitConvention) -> Option<f64> {
         "MiB" | "Mi" | "mib" | "MIB" => binary(2),
         "GiB" | "Gi" | "gib" | "GIB" => binary(3),
         "TiB" | "Ti" | "tib" | "TIB" => binary(4),
+        // NumPy's request for an array whose shape came out wrong: "Unable to allocate 1.17 EiB".
+        "PiB" | "Pi" | "pib" | "PIB" => binary(5),
+        "EiB" | "Ei" | "eib" | "EIB" => binary(6),
         "K" | "k" | "KB" | "kB" | "kb" => either(1),
         "M" | "MB" | "mb" | "Mb" => either(2),
         "G" | "GB" | "gb" | "Gb" => either(3),
@@ -151,6 +154,8 @@ mod tests {
         let b = parse_size("17.66 GiB", UnitConvention::Decimal).unwrap();
         assert_eq!(b, Bytes((17.66 * GIB as f64).round() as u64));
         assert_eq!(parse_size("20.00 MiB", UnitConvention::Decimal), Some(Bytes(20 * MIB)));
+        assert_eq!(parse_size("1.5 PiB", UnitConvention::Decimal), Some(Bytes(3 << 49)));
+        assert_eq!(parse_size("1.17 EiB", UnitConvention::Decimal), Some(Bytes((1.17 * (1u64 << 60) as f64) as u64)));
     }
 
     #[test]

@@ -45,6 +45,9 @@ pub(super) const DEVICE_MEMORY: &[Signature] = &[
     // Rust servers (candle, mistral.rs): `DriverError(CUDA_ERROR_OUT_OF_MEMORY, …)` is covered above.
     sig("hip-error-oom", "hipErrorOutOfMemory", Oom(Gpu)),
     sig("cublas-alloc-failed", "CUBLAS_STATUS_ALLOC_FAILED", Oom(Gpu)),
+    // The same status in words (`cublasGetStatusString`, as ggml and XLA print it):
+    // "CUDA error: the resource allocation failed ... in function cublas_handle".
+    sig("cublas-alloc-failed", "the resource allocation failed", Oom(Gpu)),
     sig("cudnn-alloc-failed", "CUDNN_STATUS_ALLOC_FAILED", Oom(Gpu)),
     sig("nccl-cuda-oom", "'out of memory'", Oom(Gpu)),
     sig("xpu-oom", "XPU out of memory", Oom(Gpu)),

@@ -136,6 +136,9 @@ pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
         "memcg-usage-limit" if memcg_at_limit(segment) => Meaning::Oom(MemoryKind::JobLimit),
         // Another signal's word before gcc's "signal terminated program" (a segfault) is no kill.
         "gcc-child-killed" if !killed_word_before(segment, "signal terminated program") => Meaning::Failure,
+        // SuiteSparse's CHOLMOD allocates on the host: "Cholmod error 'out of memory' at file
+        // ../Core/cholmod_memory.c" (R's Matrix package) is not NCCL's quoted CUDA error.
+        "nccl-cuda-oom" if find_ci(segment, "cholmod").is_some() => Meaning::Oom(MemoryKind::Host),
         "sglang-kv-pool" if find_ci(segment, "retracted").is_some() => Meaning::Suspect(MemoryKind::Gpu),
         // Julia's Base exception, printed as its constructor: "ERROR: LoadError: OutOfMemoryError()"
         // (CUDA.jl's is OutOfGPUMemoryError).

@@ -110,6 +110,8 @@ const LIMITS: &[Signature] = &[
     sig("slurm-exceeded-step-limit", "exceeded memory limit", Oom(JobLimit)),
     // Docker's event stream: "2019-05-04T18:05:45.011Z container oom 29d72966e0be… (image=…)".
     exact("docker-container-oom", "container oom ", Oom(JobLimit)),
+    // The same event through `docker events --format 'Type={{.Type}}  Status={{.Status}}  ID={{.ID}}'`.
+    exact("docker-container-oom", "Status=oom ", Oom(JobLimit)),
     // A platform's container limit in its own words: Hugging Face Spaces' "Memory limit exceeded (30G)".
     sig("memory-limit-exceeded", "Memory limit exceeded", Oom(JobLimit)),
     // Cloud Run's "Memory limit of 2048M exceeded with 2126M used" (see `matches_here`).

@@ -158,8 +158,14 @@ fn parents_reporting_a_childs_sigkill_in_their_own_words() {
 #[test]
 fn a_containers_oom_in_dockers_event_stream() {
     // `docker events`: "2019-05-04T18:05:45.011072877-05:00 container oom 29d72966e0be…".
-    let r = corpus("docker-for-linux670-docker-events-container-oom-k8s-notebook");
-    assert_eq!((r.oom, r.memory), (true, MemoryKind::JobLimit));
+    // The same stream formatted by the user: "Type=container  Status=oom  ID=2dc13c49a713…".
+    read_as(
+        &[
+            "docker-for-linux670-docker-events-container-oom-k8s-notebook",
+            "openpai1658-docker-events-status-oom-die-datanode",
+        ],
+        (true, MemoryKind::JobLimit),
+    );
 }
 
 #[test]

@@ -483,9 +483,13 @@ fn device_allocators_in_their_own_words() {
             "sglang-pr14948-no-space-left-for-one-request-kv-pool-zero",
             // llama.cpp under Ollama: "error loading model: unable to allocate backend buffer".
             "ollama5941-unable-to-allocate-backend-buffer-3050ti-4gb",
+            // cuBLAS's ALLOC_FAILED in words under ggml: "CUDA error: the resource allocation failed".
+            "ollama6999-jetson-cublas-resource-allocation-failed-wrong-cuda-lib",
         ],
         (true, MemoryKind::Gpu),
     );
+    // SuiteSparse's CHOLMOD (R's Matrix): "Cholmod error 'out of memory' at file ../Core/cholmod_memory.c".
+    read_as(&["bigsnpr142-snp-cor-long-vectors-then-cholmod-out-of-memory"], (true, MemoryKind::Host));
     // FlashInfer's workspace: "Failed to allocate memory for batch_prefill_tmp_v ... in AlignedAllocator".
     read_as(&["sglang2102-title-flashinfer-alignedallocator-batch-prefill-tmp-v"], (false, MemoryKind::None));
 }

@@ -16,8 +16,10 @@ use crate::units::{Bytes, UnitConvention::Binary};
 use serde::Serialize;
 
 /// NVML reports 2^64 bytes when it cannot read a process (seen as
-/// "17179869184.00 GiB"): such figures are garbage, not usage.
-const GARBAGE: u64 = 1 << 60;
+/// "17179869184.00 GiB"): such figures are garbage, not usage. A request
+/// of an exbibyte is not (NumPy's "Unable to allocate 1.17 EiB" for an
+/// array whose shape came out wrong).
+const GARBAGE: u64 = 1 << 63;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Numbers {
