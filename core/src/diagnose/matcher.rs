@@ -66,6 +66,17 @@ pub(super) struct Matcher {
     broken: AhoCorasick,
     /// The longest broken variant in bytes.
     longest_broken: usize,
+    /// Every two bytes that follow each other in a needle (ASCII lower-cased),
+    /// as a bit set: a row break between two others cuts no needle.
+    pairs: Box<[u64; 1024]>,
+}
+
+impl Matcher {
+    /// Whether `a` then `b` occur together in a needle (ASCII case-insensitively).
+    fn pair(&self, a: u8, b: u8) -> bool {
+        let bit = usize::from(a.to_ascii_lowercase()) << 8 | usize::from(b.to_ascii_lowercase());
+        self.pairs[bit / 64] & (1 << (bit % 64)) != 0
+    }
 }
 
 /// The generic wordings ("out of memory", "OutOfMemoryError") are also
@@ -123,7 +134,13 @@ pub(super) fn matcher() -> &'static Matcher {
                 .build(patterns)
                 .expect("the signature table builds")
         };
+        let mut pairs = Box::new([0u64; 1024]);
+        for pair in texts.iter().flat_map(|t| t.as_bytes().windows(2)) {
+            let bit = usize::from(pair[0]) << 8 | usize::from(pair[1]);
+            pairs[bit / 64] |= 1 << (bit % 64);
+        }
         Matcher {
+            pairs,
             automaton: build(&texts),
             needles,
             longest: texts.iter().map(String::len).max().unwrap_or(0),
@@ -279,6 +296,71 @@ pub(super) fn logical_line_end(text: &str, m: &Matcher, match_end: usize) -> usi
         end = next_end;
     }
     end
+}
+
+/// The first row in `text[from..to]` (`from` a row start) that a terminal cut
+/// at its width in the middle of a needle ("exited on sig" | "nal 9
+/// (Killed)"): the row's start, and where the needle ends in the next row.
+/// The generic wordings are found cut by their broken variants; every other
+/// needle is looked for here, across the breaks of rows that could fill a
+/// terminal's width, so only those rows cost a second look.
+pub(super) fn cut_needle(text: &str, m: &Matcher, from: usize, to: usize) -> Option<(usize, usize)> {
+    if from >= to {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let mut breaks = memchr::memchr_iter(b'\n', &bytes[from..]).map(|i| from + i);
+    // The ends of the row looked at and of the rows after it that a width is
+    // read from (the text's end where there are no more): each break found once.
+    let mut ends = [bytes.len(); wrap::WIDTH_WINDOW + 1];
+    for end in ends.iter_mut() {
+        *end = breaks.next().unwrap_or(bytes.len());
+    }
+    let mut start = from;
+    while start < to && ends[0] < bytes.len() {
+        let newline = ends[0];
+        let last = bytes[newline.saturating_sub(1)];
+        let last = if last == b'\r' { bytes[newline.saturating_sub(2)] } else { last };
+        let first = bytes.get(newline + 1).copied().unwrap_or(b'\n');
+        if newline - start >= wrap::MIN_WIDTH && m.pair(last, first) {
+            let line = &text[start..newline];
+            let mut after = ends.windows(2).map(|w| &text[(w[0] + 1).min(bytes.len())..w[1]]);
+            let next = after.clone().next().unwrap_or("");
+            if wrap::may_fill(line, next) && wrap::may_be_width(line, after.by_ref()) {
+                if let Some(needle_end) = needle_across(text, m, newline) {
+                    let width = wrap::terminal_width(&text[start..], newline - start);
+                    if width.is_some_and(|w| wrap::fills(line, w, next)) {
+                        return Some((start, needle_end));
+                    }
+                }
+            }
+        }
+        start = newline + 1;
+        ends.rotate_left(1);
+        ends[wrap::WIDTH_WINDOW] = breaks.next().unwrap_or(bytes.len());
+    }
+    None
+}
+
+/// Where a needle of the automaton that spans the line break at `at` ends
+/// (in the text, past the break), read as if the break were not there.
+fn needle_across(text: &str, m: &Matcher, at: usize) -> Option<usize> {
+    let line_end = if at > 0 && text.as_bytes()[at - 1] == b'\r' { at - 1 } else { at };
+    let mut from = line_end.saturating_sub(m.longest);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let mut to = (at + 1 + m.longest).min(text.len());
+    while !text.is_char_boundary(to) {
+        to += 1;
+    }
+    let (head, tail) = (&text[from..line_end], &text[at + 1..to]);
+    let tail = &tail[..memchr::memchr(b'\n', tail.as_bytes()).unwrap_or(tail.len())];
+    let joined = format!("{head}{tail}");
+    m.automaton
+        .find_overlapping_iter(joined.as_str())
+        .find(|hit| hit.start() < head.len() && hit.end() > head.len())
+        .map(|hit| at + 1 + (hit.end() - head.len()))
 }
 
 /// Whether a needle broken by the line break at `at` spans it.

@@ -26,7 +26,7 @@ mod verdict;
 mod wrap;
 
 use crate::memory::{MemoryKind, Stack};
-use matcher::{logical_line_end, matcher, record_start};
+use matcher::{cut_needle, logical_line_end, matcher, record_start};
 use record::Weak;
 use serde::Serialize;
 
@@ -264,23 +264,30 @@ impl Diagnoser {
         let mut line_no = self.lines_before;
         let mut from = 0;
         while from < limit {
-            let Some(first) = m.automaton.find(aho_corasick::Input::new(text).range(from..)) else { break };
-            let found_on = record_start(bytes, first.start());
+            let first = m.automaton.find(aho_corasick::Input::new(text).range(from..));
+            let next_row = first.map_or(limit, |f| record_start(bytes, f.start()).min(limit));
+            // A needle the terminal cut at its width, on a row before the next match.
+            let cut = cut_needle(text, m, from, next_row);
+            let (found_on, match_end) = match (cut, first) {
+                (Some(cut), _) => cut,
+                (None, Some(f)) => (record_start(bytes, f.start()), f.end()),
+                (None, None) => break,
+            };
             if found_on >= limit {
                 break;
             }
             // A message the terminal cut at its width starts on the rows before.
             let line_start = wrap::first_row(text, found_on, from);
-            let line_end = logical_line_end(text, m, first.end());
+            let line_end = logical_line_end(text, m, match_end);
             line_no += memchr::memchr_iter(b'\n', &bytes[counted_to..line_start]).count();
             counted_to = line_start;
             let line = wrap::join(&text[line_start..line_end]);
             // Nothing ends before the first match, so nothing starts more than a needle's
             // length before it (on rows joined before it, anything may).
-            let mut scan_from = if line_start < found_on {
+            let mut scan_from = if line_start < found_on || cut.is_some() {
                 0
             } else {
-                (first.end() - line_start).saturating_sub(m.longest).min(line.len())
+                (match_end - line_start).saturating_sub(m.longest).min(line.len())
             };
             while !line.is_char_boundary(scan_from) {
                 scan_from -= 1;

@@ -56,6 +56,25 @@ fn a_row_introducing_the_next_read_is_carried_over() {
 }
 
 #[test]
+fn a_needle_the_terminal_cut_at_its_width() {
+    // horovod469, mpirun's report cut at 80 columns between "signal " and "9 (Killed)" (the
+    // row keeps the space at its edge): no generic wording to find it broken, so the break of
+    // a row that fills the width is looked across.
+    let row = "mpirun noticed that process rank 7 with PID 0 on node HOSTNAME exited on signal 9 (Killed).";
+    let log = format!("Epoch 1/1\n{}\n{}\n{}\n", &row[..80], &row[80..], "-".repeat(75));
+    let whole = diagnose(&log);
+    assert_eq!((whole.oom, whole.memory), (true, MemoryKind::Host));
+    assert_eq!(whole.evidence[0].line, 2);
+    for chunk in [1, 5, 90] {
+        let mut d = Diagnoser::new();
+        for piece in log.as_bytes().chunks(chunk) {
+            d.feed(std::str::from_utf8(piece).unwrap());
+        }
+        assert_eq!(d.finish(), whole, "chunks of {chunk}");
+    }
+}
+
+#[test]
 fn chunked_feeding_gives_the_same_answer() {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/logs.jsonl")).unwrap();
     let whole = {

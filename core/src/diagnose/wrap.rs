@@ -9,7 +9,9 @@
 //!   cuts a figure ([`continues`]), joined without the break ([`join`]);
 //! - where the rows show the terminal's width ([`terminal_width`]), a row that
 //!   fills it goes on in the next, and the rows before a match that fill it
-//!   are the message's start ([`first_row`]).
+//!   are the message's start ([`first_row`]); any other needle cut at such a
+//!   row's break is looked for across it (`matcher::cut_needle`), the rows
+//!   that cannot fill a width ruled out first by their lengths ([`may_be_width`]).
 //!
 //! Nothing else is safe to join: log records follow each other with nothing
 //! between them too ("…6291456 bytes" then "ng30903:3063028:…").
@@ -21,11 +23,11 @@ use std::borrow::Cow;
 pub const MAX_CONTINUATION: usize = 10;
 
 /// Narrower than this, a row of the same length as another is a coincidence.
-const MIN_WIDTH: usize = 60;
+pub const MIN_WIDTH: usize = 60;
 
 /// Rows looked at for a second one of the same width: a message cut into
 /// three or more rows fills the next one too. Every matched line asks, so few.
-const WIDTH_WINDOW: usize = 3;
+pub const WIDTH_WINDOW: usize = 3;
 
 /// The terminal's width, where `text` (from a line start; its first line ends
 /// at `first_end`) shows one: the first line is at least MIN_WIDTH characters,
@@ -67,6 +69,24 @@ pub fn terminal_width(text: &str, first_end: usize) -> Option<usize> {
     ((again || width == DEFAULT_WIDTH) && !is_table_row(first)).then_some(width)
 }
 
+/// A cheap first look, before [`terminal_width`]: whether `row` could fill a
+/// terminal's width: the default width, or one of the rows `after` it as
+/// wide. A row redrawn with `\r` (a progress bar) ends its records there,
+/// and is no terminal's row. Most rows are ruled out by their lengths alone.
+pub fn may_be_width<'a>(row: &str, after: impl IntoIterator<Item = &'a str>) -> bool {
+    let row = row.strip_suffix('\r').unwrap_or(row);
+    // Fewer bytes than the width are fewer columns too; a record opening as this row does is no row of it.
+    let mut wide = after.into_iter().filter(|next| next.len() >= MIN_WIDTH && !begin_alike(row, next)).peekable();
+    if wide.peek().is_none() && row.len() < DEFAULT_WIDTH {
+        return false;
+    }
+    if memchr::memchr(b'\r', row.as_bytes()).is_some() {
+        return false;
+    }
+    let width = columns(row);
+    width >= MIN_WIDTH && (width == DEFAULT_WIDTH || wide.any(|next| next.len() >= width && columns(next) == width))
+}
+
 /// The width a terminal opens with: a message's last two rows show no other.
 const DEFAULT_WIDTH: usize = 80;
 
@@ -99,10 +119,13 @@ pub fn first_row(text: &str, row: usize, floor: usize) -> usize {
 }
 
 /// What any cut row shows, cheap to ask before the width is worked out: text
-/// up to its end, at least MIN_WIDTH bytes, and a next row that is no new record.
+/// up to its end (or a word and the one space after it, where the cut fell
+/// between two words), at least MIN_WIDTH bytes, and a next row that is no
+/// new record.
 pub fn may_fill(line: &str, next: &str) -> bool {
     let line = line.strip_suffix('\r').unwrap_or(line);
-    line.len() >= MIN_WIDTH && !line.ends_with(char::is_whitespace) && !next.is_empty() && !begin_alike(line, next)
+    let text = line.strip_suffix(' ').unwrap_or(line);
+    line.len() >= MIN_WIDTH && !text.ends_with(char::is_whitespace) && !next.is_empty() && !begin_alike(line, next)
 }
 
 /// Whether `line` is a row the terminal cut at `width` that goes on in

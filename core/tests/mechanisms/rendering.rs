@@ -155,3 +155,36 @@ fn a_reply_quoting_the_log_again() {
         assert_eq!((r.oom, r.memory), (true, MemoryKind::Host), "{id}");
     }
 }
+
+#[test]
+fn every_row_cut_at_eighty_columns() {
+    // A terminal that cuts every row at 80 columns (a tmux or screen copy): the messages read as
+    // whole, where the cut falls inside a wording no generic needle holds ("exited on signal " |
+    // "9 (Killed)", vLLM's KV cache line) and where it falls between two words, leaving the
+    // space at the row's edge (Ray's node memory, a cgroup named on the next row).
+    let cut = |log: &str| -> String {
+        let mut rows = String::new();
+        for line in log.split('\n') {
+            let chars: Vec<char> = line.chars().collect();
+            let pieces: Vec<String> = chars.chunks(80).map(|c| c.iter().collect()).collect();
+            rows.push_str(&if pieces.is_empty() { String::new() } else { pieces.join("\n") });
+            rows.push('\n');
+        }
+        rows
+    };
+    for id in [
+        "horovod469-mpirun-rank7-signal-9-killed-keras-epoch",
+        "llava1085-wsl-pretrain-deepspeed-return-code-minus9",
+        "lcr-modules94-samtools-sort-killed-srun",
+        "gptfuzz27-vllm-max-seq-4096-kv-1792",
+        "ray28776-chaos-shuffle-1tb-outofmemoryerror-node-95pct",
+        "sarek79-uppmax-memory-overflow-email-cgroup-16384mb",
+        "faiss2020-kmeans-cudamalloc-512mb-device1-outstanding-allocations",
+    ] {
+        let log = corpus_log(id);
+        let printed = diagnose(&log, &[]);
+        let rows = diagnose(&cut(&log), &[]);
+        assert_eq!((rows.oom, rows.memory), (printed.oom, printed.memory), "{id}");
+        assert!(printed.oom, "{id}");
+    }
+}
