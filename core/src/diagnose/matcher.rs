@@ -346,14 +346,7 @@ pub(super) fn cut_needle(text: &str, m: &Matcher, from: usize, to: usize) -> Opt
 /// (in the text, past the break), read as if the break were not there.
 fn needle_across(text: &str, m: &Matcher, at: usize) -> Option<usize> {
     let line_end = if at > 0 && text.as_bytes()[at - 1] == b'\r' { at - 1 } else { at };
-    let mut from = line_end.saturating_sub(m.longest);
-    while !text.is_char_boundary(from) {
-        from -= 1;
-    }
-    let mut to = (at + 1 + m.longest).min(text.len());
-    while !text.is_char_boundary(to) {
-        to += 1;
-    }
+    let (from, to) = around(text, line_end, at + 1, m.longest);
     let (head, tail) = (&text[from..line_end], &text[at + 1..to]);
     let tail = &tail[..memchr::memchr(b'\n', tail.as_bytes()).unwrap_or(tail.len())];
     let joined = format!("{head}{tail}");
@@ -365,15 +358,22 @@ fn needle_across(text: &str, m: &Matcher, at: usize) -> Option<usize> {
 
 /// Whether a needle broken by the line break at `at` spans it.
 fn needle_crosses(text: &str, m: &Matcher, at: usize) -> bool {
-    let mut from = at.saturating_sub(m.longest_broken);
+    let (from, to) = around(text, at, at + 1, m.longest_broken);
+    m.broken.find_overlapping_iter(&text[from..to]).any(|hit| from + hit.start() < at && from + hit.end() > at + 1)
+}
+
+/// Char boundaries `reach` bytes (or less) before `before` and after `after`:
+/// the window a needle spanning the break between them can lie in.
+fn around(text: &str, before: usize, after: usize, reach: usize) -> (usize, usize) {
+    let mut from = before.saturating_sub(reach);
     while !text.is_char_boundary(from) {
         from -= 1;
     }
-    let mut to = (at + 1 + m.longest_broken).min(text.len());
+    let mut to = (after + reach).min(text.len());
     while !text.is_char_boundary(to) {
         to += 1;
     }
-    m.broken.find_overlapping_iter(&text[from..to]).any(|hit| from + hit.start() < at && from + hit.end() > at + 1)
+    (from, to)
 }
 
 /// What ends a word: ASCII spaces and punctuation, and the scripts written
