@@ -43,7 +43,11 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// collected; a second, blind reading of the exempted texts (2026-12-07)
 /// relabelled those it found clear. Scored like the rest; only exempt from
 /// the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 73] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 74] = [
+    (
+        "vllm10002-engine-loop-died-context-over-32k-eks",
+        "vLLM's 'Engine loop has died' with no cause: the collector read a failure the text does not tie to memory (rule 4), Headroom the contract's process that died unexplained (rule 3's host suspect)",
+    ),
     (
         "mlxgui14-parakeet-metal-malloc-over-max-buffer-size-12884901888",
         "MLX's '[metal::malloc] ... greater than the maximum allowed buffer size': an OOM in two dev labels (rule 2.1), a per-buffer cap and a suspect in this one",

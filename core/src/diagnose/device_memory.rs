@@ -75,6 +75,11 @@ pub(super) const DEVICE_MEMORY: &[Signature] = &[
     sig("tpu-hbm-oom", "That was not possible", OomByContext(Gpu)),
     // XLA's HBM breakdown is printed for an OOM: without its error line, a suspicion.
     sig("tpu-hbm-report", "Program hbm requirement", Suspect(Gpu)),
+    // Forge's (stable-diffusion-webui-forge) memory planner before it loads a model:
+    // "[Memory Management] Estimated Remaining GPU Memory: -2831.22 MB" — the model does not
+    // fit what is free, seen before any failure (LABELLING.md rule 3); it swaps or offloads.
+    sig("forge-remaining-negative", "Estimated Remaining GPU Memory: -", Suspect(Gpu)),
+    sig("forge-free-gpu", "Current Free GPU Memory:", Figure),
     // TensorFlow's hint after a ResourceExhaustedError: "If you want to see a list of allocated
     // tensors when OOM happens, add report_tensor_allocations_upon_oom to RunOptions".
     sig("tf-oom-hint", "report_tensor_allocations_upon_oom", Suspect(Gpu)),

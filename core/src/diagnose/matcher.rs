@@ -41,7 +41,17 @@ const ADVICE: &[&str] = &[
 /// Words that open a list of possible causes (Ray's "There are some potential
 /// root causes. (1) ... OOM killer ... (3) ... SIGSEGV"): anything after them
 /// on the line is a suspicion, neither proof of an OOM nor of a look-alike.
-const CAUSE_LIST: &[&str] = &["potential root cause", "possible cause", "can happen due to", "can happen when"];
+const CAUSE_LIST: &[&str] = &[
+    "potential root cause",
+    "possible cause",
+    "can happen due to",
+    "can happen when",
+    // A tool's guess at why an earlier attempt crashed (GPT4All: "resulted in crash ... most
+    // likely due to out of memory"): a hint (LABELLING.md rule 3), not what failed.
+    "likely due to",
+    "probably due to",
+    "possibly due to",
+];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Hedge {

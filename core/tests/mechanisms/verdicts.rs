@@ -483,3 +483,14 @@ fn an_exception_class_without_its_message_and_an_allocator_that_could_not_start(
     // "<jemalloc>: Unsupported system page size", then ArrowMemoryError at `import cudf`.
     read_as(&["cudf13679-jemalloc-page-size-arrowmemoryerror-import"], (false, MemoryKind::None));
 }
+
+#[test]
+fn a_planner_that_sees_no_room_and_a_tools_guess_at_a_crash() {
+    // Forge's "[Memory Management] Estimated Remaining GPU Memory: -2831.22 MB" before it swaps:
+    // a limit seen exceeded, no failure (rule 3); its "Current Free GPU Memory: 3347.40 MB" is `free`.
+    let forge = corpus("forge1046-flux-negative-estimated-remaining-gpu-memory-server-stops");
+    assert_eq!((forge.oom, forge.memory), (false, MemoryKind::Gpu));
+    assert_eq!(forge.numbers.free, Some((3347.40_f64 * 1048576.0).round() as u64));
+    // GPT4All: "Previous attempt to load model resulted in crash ... most likely due to out of memory".
+    read_as(&["gpt4all1268-previous-load-crashed-most-likely-out-of-memory-no-avx"], (false, MemoryKind::Host));
+}

@@ -119,6 +119,7 @@ impl Collector {
                 keep_first(&mut n.total_allocation, size_at(line, "total allocation:"));
                 keep_first(&mut n.temp_allocation, size_at(line, "temp allocation:"));
             }
+            "forge-free-gpu" => keep_first(&mut n.free, size_at(line, "Free GPU Memory:")),
             "miopen-buffer" => keep_first(&mut n.requested, bytes_at(line, "allocate buffer:")),
             "metal-max-buffer" => {
                 keep_first(&mut n.requested, bytes_at(line, "Attempting to allocate"));
