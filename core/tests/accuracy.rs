@@ -43,7 +43,19 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// collected; a second, blind reading of the exempted texts (2026-12-07)
 /// relabelled those it found clear. Scored like the rest; only exempt from
 /// the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 74] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 77] = [
+    (
+        "azurenotebooks593-r-kernel-appears-to-have-died",
+        "Jupyter's 'The kernel appears to have died' alone: a host suspect in m1mltest17 (dev), none in this one, a convention the collectors split on",
+    ),
+    (
+        "colabtools3601-colab-kernelrestarter-log-no-cause",
+        "Jupyter's KernelRestarter restarting Colab's kernel with no cause: a host suspect in jupyternotebook5621 and colabtools5110 (dev), none in this one, a convention the collectors split on",
+    ),
+    (
+        "sglang4840-gemma3-test-kv-alloc-avail-mem-zero-no-failure",
+        "SGLang's start-up report 'avail mem=0.00 GB' after the pool it planned: the collector read a limit close to hit (rule 3), Headroom a start-up's planned fill as no suspicion",
+    ),
     (
         "vllm10002-engine-loop-died-context-over-32k-eks",
         "vLLM's 'Engine loop has died' with no cause: the collector read a failure the text does not tie to memory (rule 4), Headroom the contract's process that died unexplained (rule 3's host suspect)",

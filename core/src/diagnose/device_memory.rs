@@ -75,6 +75,9 @@ pub(super) const DEVICE_MEMORY: &[Signature] = &[
     sig("tpu-hbm-oom", "That was not possible", OomByContext(Gpu)),
     // XLA's HBM breakdown is printed for an OOM: without its error line, a suspicion.
     sig("tpu-hbm-report", "Program hbm requirement", Suspect(Gpu)),
+    // Rockchip's NPU runtime: "E RKNN: failed to malloc npu memory, size: 1427746880" is printed
+    // for any failed buffer ioctl (errno 14 "Bad address" beside it), not only for want of memory.
+    sig("rknn-npu-malloc", "failed to malloc npu memory", Suspect(Gpu)),
     // Forge's (stable-diffusion-webui-forge) memory planner before it loads a model:
     // "[Memory Management] Estimated Remaining GPU Memory: -2831.22 MB" — the model does not
     // fit what is free, seen before any failure (LABELLING.md rule 3); it swaps or offloads.

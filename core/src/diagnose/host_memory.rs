@@ -132,6 +132,13 @@ pub(super) const HOST_MEMORY: &[Signature] = &[
     sig("nccl-shm-extend", "failed to extend /dev/shm", Oom(Shm)),
     sig("systemd-oom-kill-result", "Failed with result 'oom-kill'", Oom(Host)),
     sig("earlyoom-kill", "low memory! at or below", Oom(Host)),
+    // Android's low-memory killer daemon: "lmkd: Kill 'com.app' (15964), ... reason: low watermark
+    // is breached and swap is low"; the kernel driver before it: "lowmemorykiller: Killing 'com.app'".
+    sig("android-lmkd-kill", "watermark is breached", Oom(Host)),
+    sig("android-lmkd-kill", "lowmemorykiller: Killing", Oom(Host)),
+    // A driver's hook on the kernel's OOM notifier chain, which runs when the host is out of
+    // memory: "mali fb000000.gpu: OOM notifier: tsk Xorg ..." names the GPU's driver, not its memory.
+    sig("kernel-oom-notifier", "OOM notifier", Oom(Host)),
     // earlyoom's kill report: "sending SIGTERM to process 1234 uid 1000 \"python\": badness 900, VmRSS 14000 MiB".
     sig("earlyoom-kill", "\": badness ", Oom(Host)),
     sig("dask-memory-budget", "% memory budget", Oom(Host)),
@@ -204,6 +211,10 @@ pub(super) const HOST_MEMORY: &[Signature] = &[
             "unable to execute command: Killed",
             // torchelastic's failure summary on the child: "Signal 9 (SIGKILL) received by PID 394968".
             "Signal 9 (SIGKILL) received by PID",
+            // MPICH's hydra on a rank: "BAD TERMINATION ... KILLED BY SIGNAL: 9 (Killed)"; a wrapper
+            // script on its program: "(ERR): hisat2-align died with signal 9 (KILL)".
+            "KILLED BY SIGNAL: 9",
+            "died with signal 9",
         ],
         ..sig("sigkill-launcher", "exitcode: -9", Oom(Host))
     },

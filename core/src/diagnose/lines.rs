@@ -223,7 +223,7 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
     // NVIDIA's video encoder ("[h264_nvenc @ 0x…] InitializeEncoder failed: out of memory (10)"),
     // Thrust, CUDA's C++ library ("thrust::system::system_error"), and bitsandbytes' CUDA
     // wrapper (".../bitsandbytes/csrc/pythonInterface.c") work in the device's memory.
-    const DEVICE: [&str; 34] = [
+    const DEVICE: [&str; 35] = [
         "[TRT]",
         "[TensorRT",
         "nvenc",
@@ -256,6 +256,8 @@ pub fn memory_named(line: &str) -> Option<MemoryKind> {
         "cufft",
         "cusparse",
         "cusolver",
+        // The CUDA driver's allocation call, under any wrapper ("MemoryError: cuMemAlloc failed: out of memory", pycuda).
+        "cuMemAlloc",
         "video memory",
         "graphics memory",
     ];

@@ -14,14 +14,16 @@ use std::sync::OnceLock;
 
 /// Words that, shortly before a signature, say the log only speaks about
 /// running out of memory ("to avoid out of memory"): the signature does not count there.
+/// Only what comes before the needle is read, so a phrase ends before the
+/// needle's first word ("may run" before "out of memory").
 const ADVICE: &[&str] = &[
-    "may run out",
-    "might run out",
-    "could run out",
+    "may run",
+    "might run",
+    "could run",
     "to avoid",
     "to prevent",
     "avoid out of memory",
-    "if you run out",
+    "if you run",
     "if you are",
     "if you're",
     "in case of",
@@ -51,6 +53,8 @@ const CAUSE_LIST: &[&str] = &[
     "likely due to",
     "probably due to",
     "possibly due to",
+    // A prediction: RELION's "you will likely run out of memory on the GPU(s)".
+    "likely run",
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -190,9 +190,11 @@ pub(super) fn reads(id: &str, line: &str, start: usize, end: usize) -> bool {
         "oom-identifier" => !names_another_cause(segment),
         // A death the line explains otherwise: a timeout, another signal, a user.
         "death-phrase" => {
-            const OTHER_ENDS: [&str; 10] = [
+            const OTHER_ENDS: [&str; 11] = [
                 "timeout",
                 "timed out",
+                // A supervisor's liveness check: "killed because a heartbeat was not received".
+                "heartbeat",
                 "SIGTERM",
                 "SIGSEGV",
                 "SIGABRT",

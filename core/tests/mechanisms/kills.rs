@@ -275,3 +275,24 @@ fn torchruns_own_shutdown_kill_and_a_chinese_was_killed() {
     // "在训练过程中，内存会占用越来越多，从而进程被Killed".
     read_as(&["loftr267-zh-memory-grows-process-killed-training"], (true, MemoryKind::Host));
 }
+
+#[test]
+fn parents_and_killers_in_other_runtimes_words() {
+    read_as(
+        &[
+            // MPICH's hydra: "BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES ... KILLED BY SIGNAL: 9 (Killed)".
+            "abacus3714-mpich-bad-termination-killed-by-signal-9-srAl-scf",
+            "dpgen1308-vasp-hydra-killed-by-signal-9-short-md",
+            // A wrapper script on its program: "(ERR): hisat2-align died with signal 9 (KILL)".
+            "hisat2-455-hisat2-align-died-with-signal-9-kill-3gb-host",
+            // Android's lmkd: "Kill 'com.google.android.carrier' ... reason: low watermark is breached".
+            "executorch5582-pixel8-llama-demo-lmkd-kills-low-watermark-swap-low",
+            // The kernel's OOM notifier chain, as a GPU driver hooked on it prints it:
+            // "mali fb000000.gpu: OOM notifier: tsk Xorg:Xorg ..." is the host's OOM, not the GPU's.
+            "rknnllm229-rk3588-deepseek14b-page-allocation-failure-rknpu-gem",
+        ],
+        (true, MemoryKind::Host),
+    );
+    // cryoSPARC's supervisor: "This job was killed because a heartbeat was not received for 30 seconds."
+    read_as(&["cryosparc86-no-heartbeat-job-killed-multiple-jobs"], (false, MemoryKind::None));
+}

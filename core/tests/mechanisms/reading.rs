@@ -493,3 +493,18 @@ fn device_allocators_in_their_own_words() {
     // FlashInfer's workspace: "Failed to allocate memory for batch_prefill_tmp_v ... in AlignedAllocator".
     read_as(&["sglang2102-title-flashinfer-alignedallocator-batch-prefill-tmp-v"], (false, MemoryKind::None));
 }
+
+#[test]
+fn the_cuda_drivers_allocation_under_a_host_exception_and_a_prediction() {
+    // pycuda: "MemoryError: cuMemAlloc failed: out of memory" is the device's allocator.
+    read_as(&["cryosparc142-pycuda-cumemalloc-failed-box-1024-titan-black"], (true, MemoryKind::Gpu));
+    // RELION: "you will likely run out of memory on the GPU(s)" predicts, then error-code 30.
+    // Rockchip's "failed to malloc npu memory" beside errno 14 "Bad address": a suspicion.
+    read_as(
+        &[
+            "relion351-likely-run-out-of-gpu-memory-warning-then-error-code-30",
+            "rknnllm195-qwen2vl-vision-rknn-malloc-npu-memory-errno14-bad-address",
+        ],
+        (false, MemoryKind::Gpu),
+    );
+}
