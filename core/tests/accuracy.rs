@@ -43,7 +43,19 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// collected; a second, blind reading of the exempted texts (2026-12-07)
 /// relabelled those it found clear. Scored like the rest; only exempt from
 /// the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 77] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 80] = [
+    (
+        "tf49928-exceeds-10pct-system-memory-then-segfault",
+        "TensorFlow's 'exceeds 10% of system memory' warning, then a segfault: the collector read a host suspect, annif427 and mlnet4090 (dev) the warning as no failure; Headroom follows the two and reads the segfault",
+    ),
+    (
+        "deepanpr54-dst-tensor-not-initialized-zeros-32768x2048",
+        "TensorFlow's 'Dst tensor is not initialized.' placing a tensor on gpu:0: a GPU suspect in tf20301 (dev), none in this one, a convention the collectors split on",
+    ),
+    (
+        "ultralytics7471-mps-m1-8gb-process-finished-exit-137-sigkill",
+        "PyCharm's 'Process finished with exit code 137 (interrupted by signal 9: SIGKILL)': a bare 137's host suspect (rule 3) in eight dev labels, a parent's kill report (rule 2.4) in this one",
+    ),
     (
         "azurenotebooks593-r-kernel-appears-to-have-died",
         "Jupyter's 'The kernel appears to have died' alone: a host suspect in m1mltest17 (dev), none in this one, a convention the collectors split on",

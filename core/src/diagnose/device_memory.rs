@@ -49,6 +49,8 @@ pub(super) const DEVICE_MEMORY: &[Signature] = &[
     // "CUDA error: the resource allocation failed ... in function cublas_handle".
     sig("cublas-alloc-failed", "the resource allocation failed", Oom(Gpu)),
     sig("cudnn-alloc-failed", "CUDNN_STATUS_ALLOC_FAILED", Oom(Gpu)),
+    // nvJPEG's decoder (DALI): 'NVJPEG error "5" : NVJPEG_STATUS_ALLOCATOR_FAILURE'.
+    sig("nvjpeg-alloc-failed", "NVJPEG_STATUS_ALLOCATOR_FAILURE", Oom(Gpu)),
     sig("nccl-cuda-oom", "'out of memory'", Oom(Gpu)),
     sig("xpu-oom", "XPU out of memory", Oom(Gpu)),
     sig("mps-oom", "MPS backend out of memory", Oom(Gpu)),
@@ -63,6 +65,8 @@ pub(super) const DEVICE_MEMORY: &[Signature] = &[
     sig("xla-resource-exhausted", "Resource exhausted: Out of memory", Oom(Gpu)),
     // TensorFlow 1.x's session error without a shape: "Resource exhausted: failed to allocate memory".
     sig("tf-resource-exhausted", "Resource exhausted: failed to allocate memory", OomByContext(Gpu)),
+    // Its status in TensorFlow 2's spelling: "op_kernel.cc:1733] RESOURCE_EXHAUSTED: failed to allocate memory".
+    sig("tf-resource-exhausted", "RESOURCE_EXHAUSTED: failed to allocate memory", OomByContext(Gpu)),
     // ROCm's MIOpen: "Memory not available to allocate buffer: 528515072".
     sig("miopen-buffer", "Memory not available to allocate buffer", Oom(Gpu)),
     // MLX on Metal: "[metal::malloc] Attempting to allocate 48736917632 bytes which is greater

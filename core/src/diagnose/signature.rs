@@ -139,6 +139,9 @@ pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
         // SuiteSparse's CHOLMOD allocates on the host: "Cholmod error 'out of memory' at file
         // ../Core/cholmod_memory.c" (R's Matrix package) is not NCCL's quoted CUDA error.
         "nccl-cuda-oom" if find_ci(segment, "cholmod").is_some() => Meaning::Oom(MemoryKind::Host),
+        // An OOM after which the batch goes on in CPU mode was the device's ("... CPU mode is
+        // applied in this batch", YOLOX): the CPU is where it falls back to, not what ran out.
+        "oom-word" if find_ci(segment, "CPU mode is applied").is_some() => Meaning::OomByContext(MemoryKind::Gpu),
         "sglang-kv-pool" if find_ci(segment, "retracted").is_some() => Meaning::Suspect(MemoryKind::Gpu),
         // Julia's Base exception, printed as its constructor: "ERROR: LoadError: OutOfMemoryError()"
         // (CUDA.jl's is OutOfGPUMemoryError).

@@ -203,6 +203,9 @@ const LIMITS: &[Signature] = &[
     sig("oom-fallback", "Skipping tactic", Fallback),
     // LMCache's connector skips storing what did not fit: "The KV cache will not be stored."
     sig("oom-fallback", "will not be stored", Fallback),
+    // YOLOX's label assignment: "OOM RuntimeError is raised due to the huge memory cost during
+    // label assignment. CPU mode is applied in this batch."
+    sig("oom-fallback", "mode is applied in this batch", Fallback),
     // A tool that says /dev/shm has no room: pandarallel's "you don't have enough available space in `dev/shm`".
     sig("shm-no-space", "enough available space in `dev/shm`", Oom(Shm)),
     // Spark's MemoryStore cannot cache a block in the executor's memory: a warning, the job goes on.

@@ -508,3 +508,18 @@ fn the_cuda_drivers_allocation_under_a_host_exception_and_a_prediction() {
         (false, MemoryKind::Gpu),
     );
 }
+
+#[test]
+fn device_libraries_and_a_fallback_to_the_cpu() {
+    read_as(
+        &[
+            // DALI's decoder: 'NVJPEG error "5" : NVJPEG_STATUS_ALLOCATOR_FAILURE'.
+            "dali1434-nvjpeg-status-allocator-failure-imagenet-val",
+            // TensorFlow 2's status naming no device: "RESOURCE_EXHAUSTED: failed to allocate memory".
+            "handsonml3-27-tfhub-use-resource-exhausted-failed-allocate",
+        ],
+        (true, MemoryKind::Gpu),
+    );
+    // YOLOX: "OOM RuntimeError is raised ... CPU mode is applied in this batch": it goes on.
+    read_as(&["yolox1094-label-assignment-oom-falls-back-to-cpu-mode"], (false, MemoryKind::Gpu));
+}
