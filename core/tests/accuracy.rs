@@ -45,6 +45,10 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// the per-log assertion.
 const LABELS_BEYOND_THE_TEXT: [(&str, &str); 80] = [
     (
+        "pytorch121899-nvml-internal-assert-randn-30000",
+        "PyTorch's 'NVML_SUCCESS == r INTERNAL ASSERT FAILED' in its caching allocator: a GPU suspect in pytorch112377 and nvforum370049 (dev), none in this one, a convention the collectors split on",
+    ),
+    (
         "tf49928-exceeds-10pct-system-memory-then-segfault",
         "TensorFlow's 'exceeds 10% of system memory' warning, then a segfault: the collector read a host suspect, annif427 and mlnet4090 (dev) the warning as no failure; Headroom follows the two and reads the segfault",
     ),
@@ -248,10 +252,6 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 80] = [
     (
         "coverm89-samtools-sort-tempfile-cannot-allocate-memory",
         "ENOMEM when creating a temporary file: the collector read it as a suspect (not an allocation), while cbiocluster226's label reads mkdir's ENOMEM as rule 2.1's OOM, as Headroom does",
-    ),
-    (
-        "krita1511-mps-invalid-buffer-size-58gb-live-mode",
-        "MPS's 'Invalid buffer size' (one buffer over the device's limit): a GPU suspect here, none in the blind reading of wan21pr69's per-array cap; Headroom reads no memory in it",
     ),
     (
         "spyder7635-kernel-start-error-tf-allocation-exceeds-10pct",

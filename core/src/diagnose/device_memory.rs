@@ -82,6 +82,9 @@ pub(super) const DEVICE_MEMORY: &[Signature] = &[
     // Rockchip's NPU runtime: "E RKNN: failed to malloc npu memory, size: 1427746880" is printed
     // for any failed buffer ioctl (errno 14 "Bad address" beside it), not only for want of memory.
     sig("rknn-npu-malloc", "failed to malloc npu memory", Suspect(Gpu)),
+    // MPS refusing one buffer over the device's per-buffer limit: "RuntimeError: Invalid buffer
+    // size: 19.45 GB" (a cap, not memory running out; dev labels read it as a suspicion).
+    sig("mps-buffer-cap", "Invalid buffer size:", Suspect(Gpu)),
     // Forge's (stable-diffusion-webui-forge) memory planner before it loads a model:
     // "[Memory Management] Estimated Remaining GPU Memory: -2831.22 MB" — the model does not
     // fit what is free, seen before any failure (LABELLING.md rule 3); it swaps or offloads.

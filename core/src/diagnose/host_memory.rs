@@ -215,6 +215,8 @@ pub(super) const HOST_MEMORY: &[Signature] = &[
             // script on its program: "(ERR): hisat2-align died with signal 9 (KILL)".
             "KILLED BY SIGNAL: 9",
             "died with signal 9",
+            // nvcc's driver on its compiler proper: "nvcc error   : 'cicc' died due to signal 9 (Kill signal)".
+            "died due to signal 9",
         ],
         ..sig("sigkill-launcher", "exitcode: -9", Oom(Host))
     },

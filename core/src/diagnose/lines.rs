@@ -129,12 +129,22 @@ fn after_progress_bar(t: &str, word: &str) -> bool {
 }
 
 /// `Killed111/111`: the shell's word written over the start of a progress
-/// count redrawn in place (`\r`), its tail left behind: digits with a `/` or `%`.
+/// count redrawn in place (`\r`), its tail left behind: digits with a `/` or
+/// `%`, or the rest of the progress line's words up to its count
+/// (`Killedg in train batch: 127687 / 263115`, over "Processing").
 fn over_progress_count(t: &str, word: &str) -> bool {
     t.strip_prefix(word).is_some_and(|rest| {
-        rest.starts_with(|c: char| c.is_ascii_digit())
+        let count = rest.starts_with(|c: char| c.is_ascii_digit())
             && rest.contains(['/', '%'])
-            && rest.chars().all(|c| c.is_ascii_digit() || "/%. |".contains(c))
+            && rest.chars().all(|c| c.is_ascii_digit() || "/%. |".contains(c));
+        let words = rest.starts_with(|c: char| c.is_ascii_lowercase())
+            && rest.rsplit_once('/').is_some_and(|(done, total)| {
+                let total = total.trim();
+                done.trim_end().ends_with(|c: char| c.is_ascii_digit())
+                    && !total.is_empty()
+                    && total.chars().all(|c| c.is_ascii_digit())
+            });
+        count || words
     })
 }
 
@@ -454,6 +464,14 @@ mod tests {
         assert!(!touches(line, 5, 16, word));
         assert!(touches("xMemoryError", 1, 12, word));
         assert!(touches("\u{1b}[31;xmMemoryError", 8, 19, word), "not a colour code");
+    }
+
+    #[test]
+    fn the_shells_word_over_a_progress_lines_start() {
+        assert!(is_shell_killed("Killed111/111"));
+        assert!(is_shell_killed("Killedg in train batch: 127687 / 263115"));
+        assert!(!is_shell_killed("Killedg in train batch"), "no count left of the line");
+        assert!(!is_shell_killed("Killed processes: 3/4"), "a word of its own after the shell's");
     }
 
     #[test]

@@ -296,3 +296,16 @@ fn parents_and_killers_in_other_runtimes_words() {
     // cryoSPARC's supervisor: "This job was killed because a heartbeat was not received for 30 seconds."
     read_as(&["cryosparc86-no-heartbeat-job-killed-multiple-jobs"], (false, MemoryKind::None));
 }
+
+#[test]
+fn a_compiler_driver_on_its_child_and_the_shells_word_over_a_progress_line() {
+    // nvcc's driver: "nvcc error   : 'cicc' died due to signal 9 (Kill signal)".
+    // The shell's word written over a redrawn progress line: "Killedg in train batch: 127687 / 263115".
+    read_as(
+        &[
+            "cudf8018-source-build-cicc-died-signal-9-make-error-9",
+            "dlrm4-killedg-glued-to-train-batch-progress-kaggle",
+        ],
+        (true, MemoryKind::Host),
+    );
+}

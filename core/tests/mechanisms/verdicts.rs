@@ -494,3 +494,12 @@ fn a_planner_that_sees_no_room_and_a_tools_guess_at_a_crash() {
     // GPT4All: "Previous attempt to load model resulted in crash ... most likely due to out of memory".
     read_as(&["gpt4all1268-previous-load-crashed-most-likely-out-of-memory-no-avx"], (false, MemoryKind::Host));
 }
+
+#[test]
+fn one_buffer_over_the_devices_cap() {
+    // MPS: "RuntimeError: Invalid buffer size: 19.45 GB" — a per-buffer cap, a suspicion.
+    read_as(
+        &["pytorch141909-mps-invalid-buffer-size-bmm-19gb", "krita1511-mps-invalid-buffer-size-58gb-live-mode"],
+        (false, MemoryKind::Gpu),
+    );
+}
