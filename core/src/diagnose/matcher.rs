@@ -88,9 +88,15 @@ pub(super) struct Matcher {
 impl Matcher {
     /// Whether `a` then `b` occur together in a needle (ASCII case-insensitively).
     fn pair(&self, a: u8, b: u8) -> bool {
-        let bit = usize::from(a.to_ascii_lowercase()) << 8 | usize::from(b.to_ascii_lowercase());
-        self.pairs[bit / 64] & (1 << (bit % 64)) != 0
+        let (word, bit) = pair_bit(a, b);
+        self.pairs[word] & bit != 0
     }
+}
+
+/// Where the pair `a` then `b` (ASCII lower-cased) lives in `Matcher::pairs`: a word and its bit.
+fn pair_bit(a: u8, b: u8) -> (usize, u64) {
+    let at = usize::from(a.to_ascii_lowercase()) << 8 | usize::from(b.to_ascii_lowercase());
+    (at / 64, 1 << (at % 64))
 }
 
 /// The generic wordings ("out of memory", "OutOfMemoryError") are also
@@ -150,8 +156,8 @@ pub(super) fn matcher() -> &'static Matcher {
         };
         let mut pairs = Box::new([0u64; 1024]);
         for pair in texts.iter().flat_map(|t| t.as_bytes().windows(2)) {
-            let bit = usize::from(pair[0]) << 8 | usize::from(pair[1]);
-            pairs[bit / 64] |= 1 << (bit % 64);
+            let (word, bit) = pair_bit(pair[0], pair[1]);
+            pairs[word] |= bit;
         }
         Matcher {
             pairs,
