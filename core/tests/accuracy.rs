@@ -43,7 +43,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// collected; a second, blind reading of the exempted texts (2026-12-07)
 /// relabelled those it found clear. Scored like the rest; only exempt from
 /// the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 80] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 81] = [
     (
         "pytorch121899-nvml-internal-assert-randn-30000",
         "PyTorch's 'NVML_SUCCESS == r INTERNAL ASSERT FAILED' in its caching allocator: a GPU suspect in pytorch112377 and nvforum370049 (dev), none in this one, a convention the collectors split on",
@@ -170,8 +170,12 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 80] = [
         "stress's 'worker got signal 9': the collector read a parent's report of its child's SIGKILL (rule 2.4), Headroom a bare signal 9's suspect (rule 3)",
     ),
     (
-        "usegalaxyeu692-hypo-cgroup-36gb-at-limit-failcnt-no-oom-killer",
-        "Galaxy's cgroup metrics table ('Failed to allocate memory count', 'Was OOM Killer active? No'): Headroom reads the metric names as failures",
+        "theano851-error-allocating-unformatted-after-launch-failure",
+        "device allocations that fail after a kernel's 'unspecified launch failure': the collector read a GPU suspect, Headroom lets the look-alike that came first explain them",
+    ),
+    (
+        "tensorflow37681-tflite-android-bad-alloc-sigabrt-640-input",
+        "two runs in one paste, NNAPI's 'not enough memory' and the CPU path's std::bad_alloc: the collector took the last (host), Headroom the accelerator's as it does for every GPU message beside a host failure",
     ),
     (
         "vllm15664-databricks-exit-code-137-sigkill-may-be-oom",

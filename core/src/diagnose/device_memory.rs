@@ -186,4 +186,15 @@ pub(super) const DEVICE_MEMORY: &[Signature] = &[
     // message; where NVML is refused (MIG slices) the assert replaces the message, so
     // the log no longer shows the exhaustion itself: a suspect (LABELLING.md rule 3).
     sig("nvml-assert-in-oom", "NVML_SUCCESS == r INTERNAL ASSERT", Suspect(Gpu)),
+    // glog's CHECK on a CUDA call prints the codes it compared: cudaErrorMemoryAllocation is 2
+    // ("Check failed: (cudaMalloc(&gpu_ptr_, size_)) == cudaSuccess (2 vs. 0)", Caffe's forks).
+    sig("cuda-error-oom", "== cudaSuccess (2 vs. 0)", Oom(Gpu)),
+    // XGBoost's device allocator: "Memory allocation error on worker 3: Caching allocator",
+    // then "- Free memory: N" and "- Requested memory: N".
+    sig("xgboost-device-alloc", "Memory allocation error on worker", Oom(Gpu)),
+    // Faiss names the failed call, and CUDA's error only where the build prints it: "Failed to
+    // cudaMalloc 4294967296 bytes" alone suggests the device ran out (its "error 2 out of memory" proves it).
+    generic("faiss-cudamalloc", "Failed to cudaMalloc", Suspect(Gpu)),
+    // The Human library's guess when WebGL loses its context: "possible browser memory leak using webgl".
+    sig("webgl-memory-leak-hint", "possible browser memory leak", Suspect(Gpu)),
 ];

@@ -161,6 +161,18 @@ pub(super) const HOST_MEMORY: &[Signature] = &[
     // concurrent.futures' BrokenProcessPool: "A process in the process pool was terminated
     // abruptly while the future was running or pending": the same death, in the standard library.
     sig("process-pool-broken", "terminated abruptly", Suspect(Host)),
+    // batchgenerators' (nnU-Net's) pool worker gone: "Some background worker is 6 feet under. Yuck."
+    sig("background-worker-died", "background worker is 6 feet under", Suspect(Host)),
+    // Julia's Distributed, for each worker process that exits: "Worker 37 terminated.".
+    sig("julia-worker-terminated", "terminated.", Suspect(Host)),
+    // A JVM service's memory circuit breaker refuses work before it allocates (OpenSearch ML's
+    // "Memory Circuit Breaker is open", Elasticsearch's CircuitBreakingException): a limit
+    // reached, not memory that ran out (LABELLING.md rule 3).
+    sig("memory-circuit-breaker", "Circuit Breaker is open", Suspect(Host)),
+    sig("memory-circuit-breaker", "CircuitBreakingException", Suspect(Host)),
+    // Elasticsearch ML's planner, refusing to place a model: "not enough memory on node [id] to
+    // assign [1] allocations to deployment [...]": an admission check, nothing ran out.
+    sig("ml-node-admission", "not enough memory on node [", Suspect(Host)),
     // loky's TerminatedWorkerError lists the causes: "This could be caused by a segmentation
     // fault while calling the function or by an excessive memory usage causing the Operating
     // System to kill the worker" (a signal it names, SIGSEGV(-11), settles it as a look-alike).

@@ -234,6 +234,12 @@ pub(super) fn matches_here(signature: &Signature, line: &str, start: usize, end:
             scan::find_ci(segment(), "allocate vector").is_none() && scan::find_ci(segment(), "vector memory").is_none()
         }
         "kernel-killed-process" => scan::find_ci(segment(), "total-vm").is_some(),
+        // A metrics table's row that answers no ("Was OOM Killer active?\tNo", Galaxy's job metrics).
+        "oom-word" => !answered_no(&line[end..]),
+        "julia-worker-terminated" => lines::clean(&line[..start])
+            .trim()
+            .strip_prefix("Worker ")
+            .is_some_and(|n| n.trim_end().bytes().all(|b| b.is_ascii_digit()) && !n.trim_end().is_empty()),
         "negative-allocation" => line[end..].starts_with(|c: char| c.is_ascii_digit()),
         "tf-node-on-cpu" | "tf-node-on-gpu" => !line[..start].ends_with(|c: char| c.is_ascii_alphanumeric()),
         _ if signature.weak => phrases::reads(signature.id, line, start, end),
@@ -269,6 +275,12 @@ pub(super) fn hedge(text: &str, at: usize) -> Option<Hedge> {
         return Some(Hedge::CauseList);
     }
     ADVICE.iter().any(|h| scan::find_ci(before(80), h).is_some()).then_some(Hedge::Advice)
+}
+
+/// The rest of a key/value row after its key, when its value says no: "\tNo", ": false".
+fn answered_no(rest: &str) -> bool {
+    rest.rsplit_once(['\t', ':'])
+        .is_some_and(|(_, value)| ["no", "false", "disabled"].iter().any(|no| value.trim().eq_ignore_ascii_case(no)))
 }
 
 /// Meanings that decide the verdict (and that a hedge or a specific signature can overrule).

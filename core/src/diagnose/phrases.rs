@@ -373,13 +373,16 @@ fn is_warning(segment: &str) -> bool {
 }
 
 /// A line that only supposes it: "may not be enough memory", "possibly out of
-/// memory", a question ("Not Enough GPU memory? INTERNAL: ..."), a soft limit
-/// or one touched "at some point" (nothing was killed).
+/// memory", a question ("Not Enough GPU memory? INTERNAL: ..."), a condition
+/// ("If there is none then your RAM was full"), a soft limit or one touched
+/// "at some point" (nothing was killed).
 fn hedges(segment: &str, end: usize) -> bool {
     let sentence = segment[end..].split(['.', '!', ';']).next().unwrap_or("");
+    let opening = segment[..end].rsplit(['.', '!', ';']).next().unwrap_or("");
     ["may", "might", "possibly", "probably", "likely", "perhaps"].iter().any(|w| word_in(segment, w))
         || ["soft limit", "at some point"].iter().any(|w| find_ci(segment, w).is_some())
         || sentence.contains('?')
+        || word_in(opening, "if")
 }
 
 fn word_in(text: &str, word: &str) -> bool {

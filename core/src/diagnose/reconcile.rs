@@ -10,6 +10,9 @@ use super::{first_seen, lines, lookalikes, Diagnoser};
 use crate::memory::MemoryKind;
 use crate::scan::find_ci;
 
+/// How many lines below a bare "out of memory" may name its memory.
+const BARE_REACH: usize = 12;
+
 impl Diagnoser {
     fn saw(&self, id: &str) -> Option<usize> {
         first_seen(&self.seen, id)
@@ -72,6 +75,18 @@ impl Diagnoser {
         // TensorFlow's BFC line, word-wrapped, says "not a failure" on the next line:
         // where it is all the proof, the caller retried with less.
         let oom_lines = || self.evidence.iter().filter(|e| e.rank.0 == 0);
+        // A line that is only "out of memory" (CUDA's error string, printed by a custom op's
+        // check) names no memory: the device the next lines name is the one that ran out.
+        let bare = |e: &super::Evidence| {
+            lines::clean(&e.text).trim().trim_end_matches(['.', '!']).eq_ignore_ascii_case("out of memory")
+        };
+        let bare_line = oom_lines().all(bare).then(|| oom_lines().map(|e| e.line).max()).flatten();
+        if let Some(at) = bare_line.filter(|_| self.oom_kinds.iter().all(|(k, _)| *k == MemoryKind::Host)) {
+            let below = self.evidence.iter().filter(|e| e.line > at && e.line <= at + BARE_REACH);
+            if let Some(kind) = below.filter_map(|e| lines::memory_named(&e.text)).next() {
+                self.oom_kinds.iter_mut().for_each(|(k, _)| *k = kind);
+            }
+        }
         if self.saw("tf-allocator-warning").is_some()
             && oom_lines().next().is_some()
             && oom_lines().all(|e| e.signature == "tf-bfc-ran-out")

@@ -108,6 +108,13 @@ const LIMITS: &[Signature] = &[
     sig("slurm-oom-kill-events", "oom_kill event", Oom(JobLimit)),
     sig("slurm-oom-kill-events", "oom-kill event", Oom(JobLimit)),
     sig("slurm-exceeded-step-limit", "exceeded memory limit", Oom(JobLimit)),
+    // Galaxy's job metrics table: the memory cgroup's failcnt ("Failed to allocate memory count
+    // 5337065") counts allocations refused at the limit, which reclaim may have satisfied: a limit
+    // reached, not a kill (its own row "Was OOM Killer active?" says whether one came).
+    sig("galaxy-cgroup-failcnt", "Failed to allocate memory count", Suspect(JobLimit)),
+    // Toil, after a job failed: "We have increased the default memory of the failed job ... to
+    // 2147483648 bytes": it takes the failure for the job's memory request.
+    sig("toil-memory-raised", "increased the default memory of the failed job", Suspect(JobLimit)),
     // Docker's event stream: "2019-05-04T18:05:45.011Z container oom 29d72966e0be… (image=…)".
     exact("docker-container-oom", "container oom ", Oom(JobLimit)),
     // The same event through `docker events --format 'Type={{.Type}}  Status={{.Status}}  ID={{.ID}}'`.

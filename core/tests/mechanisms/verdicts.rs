@@ -503,3 +503,53 @@ fn one_buffer_over_the_devices_cap() {
         (false, MemoryKind::Gpu),
     );
 }
+
+#[test]
+fn device_allocation_failures_without_the_words_out_of_memory() {
+    // Caffe's glog CHECK prints CUDA's code 2 ("== cudaSuccess (2 vs. 0)"); XGBoost's device
+    // allocator says "Memory allocation error on worker 3: Caching allocator"; a line that is
+    // only "out of memory" takes the device the next lines name.
+    read_as(
+        &[
+            "caffe26-cudamalloc-2-vs-0-no-message-testing-net",
+            "xgboost8292-xgboost4j-spark-gpu-hist-caching-allocator-free-requested",
+            "roitransformer10-mxnet-out-of-memory-then-illegal-access",
+        ],
+        (true, MemoryKind::Gpu),
+    );
+    // Faiss's "Failed to cudaMalloc N bytes" without CUDA's error, a library's guess at a
+    // browser memory leak: suspicions of the device.
+    read_as(
+        &[
+            "faiss231-allocmemoryspace-failed-to-cudamalloc-4294967296-bytes",
+            "human268-webgl-context-lost-possible-browser-memory-leak",
+        ],
+        (false, MemoryKind::Gpu),
+    );
+}
+
+#[test]
+fn workers_gone_guards_refusing_and_a_condition() {
+    // Julia's "Worker 37 terminated.", nnU-Net's "Some background worker is 6 feet under", its
+    // "If there is none then your RAM was full", a JVM memory circuit breaker, Elasticsearch's
+    // "not enough memory on node [...] to assign": suspicions of the host, not proof.
+    read_as(
+        &[
+            "julia31631-distributed-workers-terminated-no-cause",
+            "nnunet1512-background-worker-6-feet-under-preprocess",
+            "nnunet1572-background-workers-died-ram-full-hint",
+            "mlcommons2465-opensearch-memory-circuit-breaker-open-misleading-error",
+            "elasticsearch115692-ml-not-enough-memory-on-node-assign-allocations",
+        ],
+        (false, MemoryKind::Host),
+    );
+    // Galaxy's cgroup failcnt row and "Was OOM Killer active?\tNo"; Toil raising a failed job's memory.
+    read_as(
+        &[
+            "usegalaxy-eu350-meryl-cgroup-failcnt-at-110gb-limit",
+            "usegalaxyeu692-hypo-cgroup-36gb-at-limit-failcnt-no-oom-killer",
+            "toil2590-cactus-job-exit-135-memory-raised-to-2g",
+        ],
+        (false, MemoryKind::JobLimit),
+    );
+}
