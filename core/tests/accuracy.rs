@@ -43,7 +43,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// collected; a second, blind reading of the exempted texts (2026-12-07)
 /// relabelled those it found clear. Scored like the rest; only exempt from
 /// the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 81] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 85] = [
     (
         "pytorch121899-nvml-internal-assert-randn-30000",
         "PyTorch's 'NVML_SUCCESS == r INTERNAL ASSERT FAILED' in its caching allocator: a GPU suspect in pytorch112377 and nvforum370049 (dev), none in this one, a convention the collectors split on",
@@ -168,6 +168,22 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 81] = [
     (
         "ecsagent2467-stress-worker-got-signal-9-docker-memory-1g",
         "stress's 'worker got signal 9': the collector read a parent's report of its child's SIGKILL (rule 2.4), Headroom a bare signal 9's suspect (rule 3)",
+    ),
+    (
+        "carla6640-vulkan-getmemorytype-vkresult-8-feature-not-present-10k-frames",
+        "Unreal's Vulkan memory manager failing with VK_ERROR_FEATURE_NOT_PRESENT, then a segfault: the collector read a GPU suspect from the manager's name, Headroom the segfault",
+    ),
+    (
+        "maniskill1233-gpu-parallel-camera-group-buffer-hint-rt-shader",
+        "ManiSkill's hint ('unable to create a buffer ... too many Cameras') names no memory: the collector read a GPU suspect from the thread",
+    ),
+    (
+        "omlx1094-oq-quantization-process-memory-limit-exceeded-warnings",
+        "an app's own process memory limit, warned about: a suspect both ways, job-limit in Headroom as every 'Memory limit exceeded' in dev, host for this collector",
+    ),
+    (
+        "execeval13-java-memory-limit-exceeded-peak-mem-2-4gb",
+        "a code sandbox's MEMORY_LIMIT_EXCEEDED: job-limit for this collector, host in the three dev ClickHouse labels of the same code (clickhouse65649, clickhouse74962, jitsu-chart66)",
     ),
     (
         "theano851-error-allocating-unformatted-after-launch-failure",

@@ -197,4 +197,11 @@ pub(super) const DEVICE_MEMORY: &[Signature] = &[
     generic("faiss-cudamalloc", "Failed to cudaMalloc", Suspect(Gpu)),
     // The Human library's guess when WebGL loses its context: "possible browser memory leak using webgl".
     sig("webgl-memory-leak-hint", "possible browser memory leak", Suspect(Gpu)),
+    // nvdiffrast's check prints the code: "Cuda error: 2[cudaMalloc(&m_gpuPtr, bytes);]".
+    sig("cuda-error-oom", "Cuda error: 2[", Oom(Gpu)),
+    // Blender Cycles: "System is out of GPU and shared host memory", "System is out of GPU memory".
+    sig("cycles-out-of-gpu", "System is out of GPU", Oom(Gpu)),
+    // A glog check on a pinned host allocation ("Check failed: cudaSuccess == cudaHostAlloc(&values,
+    // ...) (0 vs. 1)"): the code says why, and only 2 says memory ran out.
+    generic("pinned-alloc-check", "== cudaHostAlloc(", Suspect(Host)),
 ];

@@ -117,6 +117,10 @@ fn zsh_job_report(cleaned: &str) -> bool {
 /// end in a bracket, a percentage or a duration (mmcv's `… ETA: 2621s`).
 fn after_progress_bar(t: &str, word: &str) -> bool {
     const RATES: [&str; 5] = ["it/s", "s/it", "task/s", "ETA", "%"];
+    // tqdm's bar, cut mid-draw: its blocks, or `#` where it draws in ASCII.
+    const BLOCKS: [char; 9] = ['█', '▏', '▎', '▍', '▌', '▋', '▊', '▉', '#'];
+    // Quoted in prose, the sentence's own stop and quote follow: `…1.39s/it]Killed."`.
+    let t = t.trim_end_matches(['.', '"', '\'', '”']);
     t.strip_suffix(word).is_some_and(|bar| {
         let duration = bar.strip_suffix('s').is_some_and(|b| b.ends_with(|c: char| c.is_ascii_digit()));
         // A status printed without a line break: "---> Collecting...Killed", conda's
@@ -124,7 +128,8 @@ fn after_progress_bar(t: &str, word: &str) -> bool {
         let status = bar.trim_end().ends_with("...") || bar.trim_end().ends_with('…');
         // Keras's bar ends with its last metric: "[====>....] - ETA: 365s - loss: 2.1371Killed".
         let metric = bar.ends_with(|c: char| c.is_ascii_digit());
-        status || ((bar.ends_with(['|', ']', '%']) || duration || metric) && RATES.iter().any(|r| bar.contains(r)))
+        let drawn = bar.ends_with(['|', ']', '%']) || bar.ends_with(BLOCKS);
+        status || ((drawn || duration || metric) && RATES.iter().any(|r| bar.contains(r)))
     })
 }
 

@@ -111,6 +111,13 @@ pub(super) const LOOK_ALIKES: &[Signature] = &[
         "WORKER TIMEOUT",
         NotOom("gunicorn killed a worker that did not answer within its --timeout: a time limit, not memory"),
     ),
+    // A kernel that asks for more on-chip shared memory per block than the device allows
+    // (gsplat: "Failed to set maximum shared memory size (requested 7168 bytes), try lowering tile_size").
+    sig(
+        "kernel-shared-memory-attribute",
+        "Failed to set maximum shared memory size",
+        NotOom("a kernel asked for more on-chip shared memory per block than the GPU allows (a launch limit), not /dev/shm"),
+    ),
     sig(
         "cuda-illegal-memory-access",
         "illegal memory access",

@@ -1,5 +1,6 @@
 //! What copying a log through a web page, a chat or a word processor does to
-//! it: typographic quotes, non-breaking and zero-width spaces, HTML entities.
+//! it: typographic quotes, non-breaking and zero-width spaces, HTML entities,
+//! and an input method's full-width punctuation where a message was retyped.
 //! Undone before the log is read, so "context’s memory pool" and
 //! `&quot;OOMKilled&quot;: true` read as what the program printed.
 //!
@@ -30,8 +31,27 @@ const REPLACEMENTS: [(&str, &str); 18] = [
     ("&#160;", " "),
 ];
 
+/// Punctuation typed with a Chinese or Japanese input method, where a message is retyped
+/// ("worker（pid 27631）is killed by signal：killed"): each holds its own space.
+const FULL_WIDTH: [(&str, &str); 4] = [("\u{FF1A}", ": "), ("\u{FF0C}", ", "), ("\u{FF08}", " ("), ("\u{FF09}", ") ")];
+
 /// `text` as the program printed it; borrowed when nothing was changed (the usual case).
 pub(super) fn undo(text: &str) -> Cow<'_, str> {
+    let typed = typography(text);
+    // All four are U+FF0x-U+FF1x (EF BC xx): one scan rules them out.
+    if memchr::memmem::find(typed.as_bytes(), b"\xEF\xBC").is_none() {
+        return typed;
+    }
+    let mut out = typed.into_owned();
+    for (from, to) in FULL_WIDTH {
+        if out.contains(from) {
+            out = out.replace(from, to);
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn typography(text: &str) -> Cow<'_, str> {
     let bytes = text.as_bytes();
     // Most logs hold none: two scans that skip a progress bar's blocks (E2 96 xx) whole,
     // rather than stopping at each of them.
@@ -78,11 +98,16 @@ mod tests {
         );
         assert_eq!(undo("&quot;OOMKilled&quot;:\u{00A0}true, &lt;/torch_1&gt;"), "\"OOMKilled\": true, </torch_1>");
         assert!(matches!(undo("45%|████▌     | 450/1000 && done"), std::borrow::Cow::Borrowed(_)));
+        assert_eq!(
+            undo("worker（pid 27631）is killed by signal：killed"),
+            "worker (pid 27631) is killed by signal: killed"
+        );
     }
 
     #[test]
     fn undoing_twice_is_undoing_once() {
-        for text in ["&amp;quot;", "&&lt;quot;", "&#3&#39;9;", "\u{2019}&gt;&lt;;", "&lt;&#x27;&#x27;&gt;"] {
+        for text in ["&amp;quot;", "&&lt;quot;", "&#3&#39;9;", "\u{2019}&gt;&lt;;", "&lt;&#x27;&#x27;&gt;", "：&lt;，"]
+        {
             assert_eq!(undo(&undo(text)), undo(text), "{text}");
         }
     }

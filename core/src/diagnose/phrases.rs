@@ -365,7 +365,7 @@ fn names_shared_memory(segment: &str) -> bool {
 
 /// A warning line: "WARN", "Warning:", TensorRT's "[W]", glog's "W0102 ..." and
 /// TensorFlow's "2019-11-19 17:13:26.913409: W tensorflow/...".
-fn is_warning(segment: &str) -> bool {
+pub(super) fn is_warning(segment: &str) -> bool {
     let t = lines::clean(segment);
     let t = t.trim_start();
     let glog = t.len() > 5 && t.as_bytes()[0] == b'W' && t.as_bytes()[1..5].iter().all(u8::is_ascii_digit);

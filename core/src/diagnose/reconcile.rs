@@ -75,6 +75,15 @@ impl Diagnoser {
         // TensorFlow's BFC line, word-wrapped, says "not a failure" on the next line:
         // where it is all the proof, the caller retried with less.
         let oom_lines = || self.evidence.iter().filter(|e| e.rank.0 == 0);
+        // After an illegal memory access the CUDA context is broken and every later call fails,
+        // allocations too ("Unable to allocate memory of size 12 for cMassLocalPosePosDev"):
+        // allocation errors that only follow it are its, not memory running out.
+        let first_oom = oom_lines().map(|e| e.line).min();
+        if let (Some(access), Some(oom)) = (self.saw("cuda-illegal-memory-access"), first_oom) {
+            if access < oom {
+                self.oom_kinds.clear();
+            }
+        }
         // A line that is only "out of memory" (CUDA's error string, printed by a custom op's
         // check) names no memory: the device the next lines name is the one that ran out.
         let bare = |e: &super::Evidence| {

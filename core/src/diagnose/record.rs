@@ -6,7 +6,7 @@ use super::matcher::{decisive, hedge, matches_here, Hedge, Matcher, Target};
 use super::signature::{self, Meaning};
 use super::signatures::SIGNATURES;
 use super::{first_seen, lines, phrases, settings, Diagnoser, Evidence};
-use crate::memory::Stack;
+use crate::memory::{MemoryKind, Stack};
 
 const MAX_EVIDENCE: usize = 60;
 
@@ -72,7 +72,12 @@ impl Diagnoser {
         let segment = lines::segment(text, 0, text.len(), start);
         let mut meaning = signature::refined(signature.id, segment, signature.meaning);
         if let Meaning::OomByContext(default) = meaning {
-            meaning = Meaning::Oom(lines::memory_named(segment).or(self.named_above).unwrap_or(default));
+            let kind = lines::memory_named(segment).or(self.named_above).unwrap_or(default);
+            // "the kernel OOM-kills glomap": a killer ends processes, never a device's allocation.
+            let killer = text[end..]
+                .get(..5)
+                .is_some_and(|w| w.eq_ignore_ascii_case("-kill") || w.eq_ignore_ascii_case(" kill"));
+            meaning = Meaning::Oom(if killer && kind == MemoryKind::Gpu { MemoryKind::Host } else { kind });
         }
         // Only a verdict can be hedged: phases, stacks and figures skip the look back.
         let verdict = decisive(meaning) || matches!(meaning, Meaning::NotOom(_));

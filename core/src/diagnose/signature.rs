@@ -134,6 +134,9 @@ fn killed_word_before(segment: &str, needle: &str) -> bool {
 pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
     match id {
         "memcg-usage-limit" if memcg_at_limit(segment) => Meaning::Oom(MemoryKind::JobLimit),
+        // An enforcer that only warns ("WARNING - Process memory limit exceeded: 60.3GB / 60.2GB")
+        // killed nothing yet: a limit reached (LABELLING.md rule 3).
+        "memory-limit-exceeded" if super::phrases::is_warning(segment) => Meaning::Suspect(MemoryKind::JobLimit),
         // Another signal's word before gcc's "signal terminated program" (a segfault) is no kill.
         "gcc-child-killed" if !killed_word_before(segment, "signal terminated program") => Meaning::Failure,
         // SuiteSparse's CHOLMOD allocates on the host: "Cholmod error 'out of memory' at file

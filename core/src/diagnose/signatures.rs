@@ -83,6 +83,8 @@ const WORDINGS: &[Signature] = &[
         ..generic("failed-to-allocate-memory", "failed to allocate memory", OomByContext(Host))
     },
     generic("memory-allocation-failed", "memory allocation failed", OomByContext(Host)),
+    // PaddlePaddle's host allocator: "ResourceExhaustedError: Fail to alloc memory of 5060694016 size".
+    generic("fail-to-alloc-memory", "Fail to alloc memory of", OomByContext(Host)),
     generic("could-not-allocate-memory", "could not allocate memory", OomByContext(Host)),
     // R: "Error: cannot allocate vector of size 2.5 Gb".
     sig("r-cannot-allocate-vector", "cannot allocate vector of size", Oom(Host)),
@@ -184,7 +186,11 @@ const LIMITS: &[Signature] = &[
     sig("dataloader-bus-error", "is killed by signal: Bus error", Oom(Shm)),
     sig("dataloader-shm", "insufficient shared memory", Oom(Shm)),
     sig("dataloader-shm", "out of shared memory", Oom(Shm)),
-    sig("dataloader-worker-exited", "exited unexpectedly", Suspect(Shm)),
+    // PaddlePaddle's: "DataLoader 8 workers exit unexpectedly, pids: 245, 246".
+    Signature {
+        also: &["workers exit unexpectedly"],
+        ..sig("dataloader-worker-exited", "exited unexpectedly", Suspect(Shm))
+    },
     // A worker that could not open a tensor's /torch_<pid> segment: /dev/shm full, or its file limit.
     sig("shm-object-open", "unable to open shared memory object", Suspect(Shm)),
     // nnU-Net's batchgenerators: "One or more background workers are no longer alive", the same death.

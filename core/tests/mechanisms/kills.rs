@@ -309,3 +309,26 @@ fn a_compiler_driver_on_its_child_and_the_shells_word_over_a_progress_line() {
         (true, MemoryKind::Host),
     );
 }
+
+#[test]
+fn killed_after_a_bar_cut_mid_draw_or_quoted_in_prose() {
+    // "…model.layers.25:  77%|█████Killed" (the bar's blocks, no bracket yet) and
+    // "…29/30 [00:35<00:01,  1.39s/it]Killed." quoted in the reporter's sentence.
+    read_as(
+        &["deepcompressor16-gptq-calibration-killed-mid-progress-bar", "autoawq543-70b-load-killed-at-shard-29-of-30"],
+        (true, MemoryKind::Host),
+    );
+}
+
+#[test]
+fn a_message_retyped_with_full_width_punctuation_and_a_killer_is_never_a_device() {
+    // "worker（pid 27631）is killed by signal：killed"; "the kernel OOM-kills glomap at ~42 GB RSS"
+    // on a line that also names use_gpu.
+    read_as(
+        &[
+            "pointr26-kitti-test-worker-killed-by-signal-killed",
+            "glomap234-global-positioning-kernel-oom-killed-42g-rss",
+        ],
+        (true, MemoryKind::Host),
+    );
+}

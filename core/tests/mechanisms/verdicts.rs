@@ -553,3 +553,33 @@ fn workers_gone_guards_refusing_and_a_condition() {
         (false, MemoryKind::JobLimit),
     );
 }
+
+#[test]
+fn codes_and_renderers_that_say_the_device_ran_out() {
+    // nvdiffrast's "Cuda error: 2[cudaMalloc(...)]", Blender Cycles' "System is out of GPU and shared host memory".
+    read_as(
+        &[
+            "nvdiffrast182-depth-peeler-cudamalloc-error-2",
+            "infinigen68-blender-cycles-out-of-gpu-and-shared-host-memory",
+        ],
+        (true, MemoryKind::Gpu),
+    );
+    // PaddlePaddle's host allocator: "ResourceExhaustedError: Fail to alloc memory of 5060694016 size".
+    read_as(&["paddleocr2656-windows-cpu8g-fail-to-alloc-5060694016"], (true, MemoryKind::Host));
+}
+
+#[test]
+fn failures_that_follow_a_broken_context_or_a_kernels_own_limit() {
+    // Allocations of 12 bytes that fail after an illegal memory access; a kernel's per-block
+    // shared memory attribute ("Failed to set maximum shared memory size ... tile_size").
+    read_as(
+        &[
+            "isaaclab3416-deformable-illegal-access-then-unable-to-allocate-12-bytes",
+            "gsplat266-failed-to-set-maximum-shared-memory-size-tile-size",
+        ],
+        (false, MemoryKind::None),
+    );
+    // A pinned host allocation whose check failed with code 1, PaddlePaddle's workers that "exit unexpectedly".
+    read_as(&["glomap-pr174-ceres-cudahostalloc-check-failed-0-vs-1"], (false, MemoryKind::Host));
+    read_as(&["paddleocr1911-det-train-dataloader-8-workers-exit-unexpectedly"], (false, MemoryKind::Shm));
+}
