@@ -43,7 +43,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// collected; a second, blind reading of the exempted texts (2026-12-07)
 /// relabelled those it found clear. Scored like the rest; only exempt from
 /// the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 85] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 84] = [
     (
         "pytorch121899-nvml-internal-assert-randn-30000",
         "PyTorch's 'NVML_SUCCESS == r INTERNAL ASSERT FAILED' in its caching allocator: a GPU suspect in pytorch112377 and nvforum370049 (dev), none in this one, a convention the collectors split on",
@@ -184,6 +184,10 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 85] = [
     (
         "execeval13-java-memory-limit-exceeded-peak-mem-2-4gb",
         "a code sandbox's MEMORY_LIMIT_EXCEEDED: job-limit for this collector, host in the three dev ClickHouse labels of the same code (clickhouse65649, clickhouse74962, jitsu-chart66)",
+    ),
+    (
+        "deepmd4481-aborted-cannot-allocate-mem-nlist",
+        "DeePMD's 'cannot allocate mem for nlist': an allocation failure by its words, read as one like every 'cannot allocate' in dev; the collector read a suspect, as the list is sized by the model's own settings",
     ),
     (
         "theano851-error-allocating-unformatted-after-launch-failure",
@@ -372,14 +376,6 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 85] = [
     (
         "kerasocr195-failed-to-allocate-memory-op-addv2",
         "TensorFlow's eager 'failed to allocate memory [Op:AddV2]' names no device; only the BFC dump after it suggests the GPU",
-    ),
-    (
-        "tfmodels9809-bfc-stats-limit-reached-no-error-line",
-        "a BFC allocator's stats with no error line: the collector read a GPU suspect from the dump alone",
-    ),
-    (
-        "deepspeech1940-bfc-chunk-dump-without-error",
-        "a BFC allocator's chunk dump with no error line: the collector read a GPU suspect from the dump alone",
     ),
 ];
 

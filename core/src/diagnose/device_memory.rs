@@ -204,4 +204,12 @@ pub(super) const DEVICE_MEMORY: &[Signature] = &[
     // A glog check on a pinned host allocation ("Check failed: cudaSuccess == cudaHostAlloc(&values,
     // ...) (0 vs. 1)"): the code says why, and only 2 says memory ran out.
     generic("pinned-alloc-check", "== cudaHostAlloc(", Suspect(Host)),
+    // DeepSpeed's inference kernels: "RuntimeError: Workspace can't be allocated, no enough memory."
+    sig("deepspeed-workspace", "Workspace can't be allocated", Oom(Gpu)),
+    // TensorFlow's BFC allocator dumps its bins and chunks ("Chunk at 0x7f91c6ddee00 of size 256",
+    // "memory_limit_: 5773524992 available bytes: 0") only when an allocation failed: where the
+    // paste lost the error line itself, the dump suggests the device's memory.
+    // Not gpu_bfc_allocator.cc, which only reads its settings ("Overriding orig_value setting because
+    // the TF_FORCE_GPU_ALLOW_GROWTH environment variable is set").
+    Signature { boundary: Boundary::Identifier, ..generic("tf-bfc-dump", "bfc_allocator.cc", Suspect(Gpu)) },
 ];

@@ -53,6 +53,14 @@ pub fn is_shell_killed(segment: &str) -> bool {
     // The bar is a docker-compose prefix's, or the shell's own in a pipeline's
     // job report (`19 Killed     | samtools sort`): the line is read whole and after each.
     let after_bars = cleaned.match_indices(" | ").map(|(at, bar)| &cleaned[at + bar.len()..]);
+    // A bar quoted as markdown inline code in a sentence ("`… ?seconds/s]Killed` on my terminal",
+    // the span perhaps opened on a row above): each piece between backticks is read for a bar
+    // the word ended.
+    if cleaned.contains('`')
+        && cleaned.split('`').any(|piece| KILLED_WORDS.iter().any(|word| after_progress_bar(piece.trim(), word)))
+    {
+        return true;
+    }
     std::iter::once(cleaned.as_str()).chain(after_bars).any(|t| {
         let t = without_timestamp(t.rsplit("]: ").next().unwrap_or(t).trim());
         // A line quoted in markdown, at any depth (> > Killed), or marked as output with a

@@ -375,7 +375,8 @@ pub(super) fn is_warning(segment: &str) -> bool {
 /// A line that only supposes it: "may not be enough memory", "possibly out of
 /// memory", a question ("Not Enough GPU memory? INTERNAL: ..."), a condition
 /// ("If there is none then your RAM was full"), a soft limit or one touched
-/// "at some point" (nothing was killed).
+/// "at some point" (nothing was killed), or one that goes on another way
+/// ("Memory not enough to fit folds in parallel. Will do sequential fitting instead.").
 fn hedges(segment: &str, end: usize) -> bool {
     let sentence = segment[end..].split(['.', '!', ';']).next().unwrap_or("");
     let opening = segment[..end].rsplit(['.', '!', ';']).next().unwrap_or("");
@@ -383,6 +384,7 @@ fn hedges(segment: &str, end: usize) -> bool {
         || ["soft limit", "at some point"].iter().any(|w| find_ci(segment, w).is_some())
         || sentence.contains('?')
         || word_in(opening, "if")
+        || word_in(segment, "instead")
 }
 
 fn word_in(text: &str, word: &str) -> bool {

@@ -71,7 +71,14 @@ const WORDINGS: &[Signature] = &[
     },
     // Also with the memory named: "Not enough host memory available" (SGLang's host KV cache).
     Signature {
-        also: &["not enough host memory", "not enough system memory", "not enough CPU memory", "not enough RAM"],
+        // "no enough memory": the same, as often written by those whose first language is not English.
+        also: &[
+            "not enough host memory",
+            "not enough system memory",
+            "not enough CPU memory",
+            "not enough RAM",
+            "no enough memory",
+        ],
         ..generic("not-enough-memory", "not enough memory", OomByContext(Host))
     },
     // More ways runtimes say it (C libraries, R, Windows, TensorRT, bison).
@@ -219,6 +226,8 @@ const LIMITS: &[Signature] = &[
     // YOLOX's label assignment: "OOM RuntimeError is raised due to the huge memory cost during
     // label assignment. CPU mode is applied in this batch."
     sig("oom-fallback", "mode is applied in this batch", Fallback),
+    // AutoGluon goes on with the other models: "Not enough memory to train X... Skipping this model."
+    sig("oom-fallback", "Skipping this model", Fallback),
     // A tool that says /dev/shm has no room: pandarallel's "you don't have enough available space in `dev/shm`".
     sig("shm-no-space", "enough available space in `dev/shm`", Oom(Shm)),
     // Spark's MemoryStore cannot cache a block in the executor's memory: a warning, the job goes on.

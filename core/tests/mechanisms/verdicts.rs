@@ -583,3 +583,29 @@ fn failures_that_follow_a_broken_context_or_a_kernels_own_limit() {
     read_as(&["glomap-pr174-ceres-cudahostalloc-check-failed-0-vs-1"], (false, MemoryKind::Host));
     read_as(&["paddleocr1911-det-train-dataloader-8-workers-exit-unexpectedly"], (false, MemoryKind::Shm));
 }
+
+#[test]
+fn runtimes_that_go_on_without_it_and_a_dump_without_its_error() {
+    // AutoGluon: "Not enough memory to train X... Skipping this model.", "Memory not enough to fit
+    // LGBModel folds in parallel. Will do sequential fitting instead.": suspicions, nothing failed.
+    read_as(
+        &[
+            "autogluon703-not-enough-memory-skipping-extratrees-stacker",
+            "autogluon3405-memory-not-enough-parallel-folds-sequential-fallback",
+        ],
+        (false, MemoryKind::Host),
+    );
+    // TensorFlow's BFC allocator dumps its chunks only after a failed allocation.
+    read_as(
+        &[
+            "deepmd3960-tf-bfc-summary-available-bytes-0",
+            "tfmodels9809-bfc-stats-limit-reached-no-error-line",
+            "deepspeech1940-bfc-chunk-dump-without-error",
+        ],
+        (false, MemoryKind::Gpu),
+    );
+    // Not its settings line in gpu_bfc_allocator.cc.
+    read_as(&["colabtools3393-allow-growth-override-warning"], (false, MemoryKind::None));
+    // DeepSpeed's inference workspace: "Workspace can't be allocated, no enough memory."
+    read_as(&["aivoicecloning24-deepspeed-workspace-no-enough-memory"], (true, MemoryKind::Gpu));
+}
