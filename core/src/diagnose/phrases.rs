@@ -408,6 +408,14 @@ pub(super) fn sigkill_status(segment: &str) -> bool {
 /// an exit status word, then only spaces and punctuation, then the number.
 fn exit_status_before(before: &str) -> bool {
     const STATUS: [&str; 6] = ["exited", "exit", "status", "code", "rc", "error"];
+    // One status of several: "failed with return code list: [1, 137, 137]".
+    let before = match before.rfind('[') {
+        Some(at) if before[at + 1..].bytes().all(|b| b.is_ascii_digit() || b", -".contains(&b)) => {
+            let head = before[..at].trim_end_matches(|c: char| c.is_ascii_whitespace() || c == ':');
+            head.strip_suffix("list").unwrap_or(head)
+        }
+        _ => before,
+    };
     let word = before.trim_end_matches(|c: char| c.is_ascii_whitespace() || c.is_ascii_punctuation());
     let lower = word.get(word.len().saturating_sub(6)..).unwrap_or(word).to_ascii_lowercase();
     STATUS.iter().any(|w| {

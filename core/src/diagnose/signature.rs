@@ -145,6 +145,9 @@ pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
         // An OOM after which the batch goes on in CPU mode was the device's ("... CPU mode is
         // applied in this batch", YOLOX): the CPU is where it falls back to, not what ran out.
         "oom-word" if find_ci(segment, "CPU mode is applied").is_some() => Meaning::OomByContext(MemoryKind::Gpu),
+        // detectron2 retries the op on the CPU: "Attempting to copy inputs of <function …> to CPU due
+        // to CUDA OOM": the device ran short, and the run goes on (LABELLING.md rule 3).
+        "oom-word" if find_ci(segment, "to CPU due to CUDA OOM").is_some() => Meaning::Suspect(MemoryKind::Gpu),
         "sglang-kv-pool" if find_ci(segment, "retracted").is_some() => Meaning::Suspect(MemoryKind::Gpu),
         // Julia's Base exception, printed as its constructor: "ERROR: LoadError: OutOfMemoryError()"
         // (CUDA.jl's is OutOfGPUMemoryError).
@@ -164,6 +167,9 @@ pub(super) fn refined(id: &str, segment: &str, meaning: Meaning) -> Meaning {
         "disk-full" if find_ci(segment, "resize shared memory segment").is_some() => Meaning::Oom(MemoryKind::Shm),
         // ... or one that only names shared memory beside it (a container's shm size in prose).
         "disk-full" if find_ci(segment, "shared memory").is_some() => Meaning::Suspect(MemoryKind::Shm),
+        // A parent that names its child's SIGKILL: "Multiprocess executor: child process for step X
+        // was terminated by signal 9 (SIGKILL)" (Dagster; LABELLING.md rule 2.4).
+        "sigkill-exit" if find_ci(segment, "child process").is_some() => Meaning::Oom(MemoryKind::Host),
         // A worker whose parent names its SIGKILL: "exited unexpectedly (code -9)" (LABELLING.md rule 2.4).
         "dataloader-worker-exited" if super::phrases::sigkill_status(segment) => Meaning::Oom(MemoryKind::Host),
         // A kernel's on-chip shared memory, per block: "FullyFusedMLP: insufficient shared memory

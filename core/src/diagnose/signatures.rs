@@ -225,7 +225,8 @@ const LIMITS: &[Signature] = &[
     sig("oom-fallback", "will not be stored", Fallback),
     // YOLOX's label assignment: "OOM RuntimeError is raised due to the huge memory cost during
     // label assignment. CPU mode is applied in this batch."
-    sig("oom-fallback", "mode is applied in this batch", Fallback),
+    // Its own words only, as a terminal may cut the rest onto the next row ("applied in thi" / "s batch").
+    sig("oom-fallback", "CPU mode is applied", Fallback),
     // AutoGluon goes on with the other models: "Not enough memory to train X... Skipping this model."
     sig("oom-fallback", "Skipping this model", Fallback),
     // A tool that says /dev/shm has no room: pandarallel's "you don't have enough available space in `dev/shm`".

@@ -338,3 +338,11 @@ fn killed_after_a_bar_in_an_inline_code_span() {
     // "`Separating track ben.mp3\n  0%| … | 0.0/198.0 [00:00<?, ?seconds/s]Killed` on my terminal."
     read_as(&["demucs252-cpu-separate-killed-after-progress-bar"], (true, MemoryKind::Host));
 }
+
+#[test]
+fn a_parent_naming_its_childs_sigkill_and_one_exit_status_of_several() {
+    // Dagster: "child process for step X was terminated by signal 9 (SIGKILL)" (rule 2.4).
+    read_as(&["fakestardetector5-dagster-multiprocess-child-sigkill-oom-tip"], (true, MemoryKind::Host));
+    // SkyPilot: "Job 1 failed with return code list: [1, 137, 137]": a bare 137, a suspicion.
+    read_as(&["skypilot4232-job-failed-return-code-list-1-137-137"], (false, MemoryKind::Host));
+}

@@ -609,3 +609,11 @@ fn runtimes_that_go_on_without_it_and_a_dump_without_its_error() {
     // DeepSpeed's inference workspace: "Workspace can't be allocated, no enough memory."
     read_as(&["aivoicecloning24-deepspeed-workspace-no-enough-memory"], (true, MemoryKind::Gpu));
 }
+
+#[test]
+fn runtimes_that_move_the_work_to_the_cpu() {
+    // YOLOX's "CPU mode is applied in thi" / "s batch", cut by the terminal: its own words suffice.
+    read_as(&["yolox277-oom-label-assignment-cpu-mode-then-launch-error"], (false, MemoryKind::Gpu));
+    // detectron2 copies the op "to CPU due to CUDA OOM", and the CPU allocator then fails.
+    read_as(&["mask2former83-eval-cuda-oom-cpu-fallback-then-cpu-alloc"], (true, MemoryKind::Host));
+}
