@@ -43,7 +43,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// collected; a second, blind reading of the exempted texts (2026-12-07)
 /// relabelled those it found clear. Scored like the rest; only exempt from
 /// the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 84] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 90] = [
     (
         "pytorch121899-nvml-internal-assert-randn-30000",
         "PyTorch's 'NVML_SUCCESS == r INTERNAL ASSERT FAILED' in its caching allocator: a GPU suspect in pytorch112377 and nvforum370049 (dev), none in this one, a convention the collectors split on",
@@ -188,6 +188,30 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 84] = [
     (
         "deepmd4481-aborted-cannot-allocate-mem-nlist",
         "DeePMD's 'cannot allocate mem for nlist': an allocation failure by its words, read as one like every 'cannot allocate' in dev; the collector read a suspect, as the list is sized by the model's own settings",
+    ),
+    (
+        "ctrl63-colab-finetune-tf-allocation-exceeds-10pct-tcmalloc-warnings",
+        "TensorFlow's 'exceeds 10% of system memory' with tcmalloc's large allocs: a host suspect for four dev labels, nothing for two (the warning itself says the allocation went on)",
+    ),
+    (
+        "ray42201-tune-trial-task-failed-rayactorerror-actor-died",
+        "Ray's 'The actor died unexpectedly': a host suspect in dev (ray33157, the ray-actor-died readings), nothing for this collector",
+    ),
+    (
+        "omnipose65-jupyter-kernel-restart-no-error-lookalike",
+        "Jupyter restarting a dead kernel: a host suspect for some dev labels, nothing for others (dlcookbook71, azurenotebooks593, colabtools3601)",
+    ),
+    (
+        "segment-geospatial88-cublas-internal-error-50gb-image",
+        "a reporter's sentence guessing 'maybe it will meet a out of memory error' beside a cuBLAS error: the collector read a host suspect from the prose's reasoning about rasterio",
+    ),
+    (
+        "flower2758-simulation-crashed-actors-oom-possible-cause",
+        "Flower's cause list names an OOM on a line that also shows {'num_gpus': 0.0}: a suspect both ways, of the GPU for Headroom (the line names GPUs), of the host for the collector (none were given)",
+    ),
+    (
+        "deepep128-ibgda-cannot-allocate-buffer-on-memory-type-warn",
+        "a network card that cannot place a buffer in a memory type, warned and skipped: a capability for the collector, a warned allocation failure (a suspect) for Headroom, as autogluon703's",
     ),
     (
         "theano851-error-allocating-unformatted-after-launch-failure",

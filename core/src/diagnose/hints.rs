@@ -256,6 +256,7 @@ pub(super) const HINTS: &[Signature] = &[
     // which may wrap onto the lines after it.
     sig("cause-list", "potential root cause", Context),
     sig("cause-list", "possible cause", Context),
+    sig("cause-list", "could be because", Context),
     word("xla", "XLA", Context),
     sig("xla", "xla/service", Context),
     // Where it ran

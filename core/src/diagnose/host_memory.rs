@@ -153,6 +153,10 @@ pub(super) const HOST_MEMORY: &[Signature] = &[
     sig("runner-lost", "lost communication with the server", Suspect(Host)),
     // The advice that closes Ray's kill report, on its own: a suspicion (LABELLING.md rule 3).
     sig("ray-oom-docs", "ray-oom-prevention", Suspect(Host)),
+    // Ray's old memory monitor: its check in a traceback ("in raise_if_low_memory"), and its warning
+    // "Memory usage on this node: 29.6/30.9 GiB: ***LOW MEMORY*** less than 10% of the memory ...".
+    sig("ray-memory-monitor", "raise_if_low_memory", Suspect(Host)),
+    sig("ray-memory-monitor", "***LOW MEMORY***", Suspect(Host)),
     // Ray's account of a dead actor lists the OOM killer first among its possible causes.
     sig("ray-actor-died-oom-cause", "killed by SIGKILL by OOM killer", Suspect(Host)),
     // Hugging Face datasets' map with num_proc: "One of the subprocesses has abruptly died

@@ -48,6 +48,8 @@ const CAUSE_LIST: &[&str] = &[
     "possible cause",
     "can happen due to",
     "can happen when",
+    // Flower's banner: "All the actors in your pool crashed. This could be because: - You clients hit an out-of-memory (OOM) error ...".
+    "could be because",
     // A tool's guess at why an earlier attempt crashed (GPT4All: "resulted in crash ... most
     // likely due to out of memory"): a hint (LABELLING.md rule 3), not what failed.
     "likely due to",

@@ -617,3 +617,18 @@ fn runtimes_that_move_the_work_to_the_cpu() {
     // detectron2 copies the op "to CPU due to CUDA OOM", and the CPU allocator then fails.
     read_as(&["mask2former83-eval-cuda-oom-cpu-fallback-then-cpu-alloc"], (true, MemoryKind::Host));
 }
+
+#[test]
+fn rays_old_memory_monitor_and_a_banner_of_possible_causes() {
+    // "in raise_if_low_memory" in a traceback, "***LOW MEMORY*** less than 10% of the memory on
+    // this node is available": the monitor's suspicion, no kill shown.
+    read_as(
+        &[
+            "ray10756-tune-trial-init-unhandled-error-raise-if-low-memory-frame",
+            "ray20690-rllib-impala-release-low-memory-warning",
+        ],
+        (false, MemoryKind::Host),
+    );
+    // Flower: "This could be because:" opens a list on the lines after it, an OOM among them.
+    assert!(!corpus("flower2758-simulation-crashed-actors-oom-possible-cause").oom);
+}
