@@ -43,7 +43,7 @@ const CONTRACT_STACKS: [&str; 16] = [
 /// collected; a second, blind reading of the exempted texts (2026-12-07)
 /// relabelled those it found clear. Scored like the rest; only exempt from
 /// the per-log assertion.
-const LABELS_BEYOND_THE_TEXT: [(&str, &str); 90] = [
+const LABELS_BEYOND_THE_TEXT: [(&str, &str); 91] = [
     (
         "pytorch121899-nvml-internal-assert-randn-30000",
         "PyTorch's 'NVML_SUCCESS == r INTERNAL ASSERT FAILED' in its caching allocator: a GPU suspect in pytorch112377 and nvforum370049 (dev), none in this one, a convention the collectors split on",
@@ -212,6 +212,10 @@ const LABELS_BEYOND_THE_TEXT: [(&str, &str); 90] = [
     (
         "deepep128-ibgda-cannot-allocate-buffer-on-memory-type-warn",
         "a network card that cannot place a buffer in a memory type, warned and skipped: a capability for the collector, a warned allocation failure (a suspect) for Headroom, as autogluon703's",
+    ),
+    (
+        "sentencetransformers2235-multi-gpu-kernel-died",
+        "JupyterLab's 'The kernel for X.ipynb appears to have died': a host suspect for this collector, nothing for jupyterlab13024's",
     ),
     (
         "theano851-error-allocating-unformatted-after-launch-failure",

@@ -70,6 +70,10 @@ pub fn is_shell_killed(segment: &str) -> bool {
         let t = t.split_once(": ").filter(|(name, _)| !name.contains(' ')).map_or(t, |(_, rest)| rest);
         // A line pasted as markdown inline code or emphasis: `Killed`, **Killed**.
         let t = t.trim_matches(['`', '*']).trim();
+        // Retyped in lowercase, the word counts only alone on its line.
+        if t == "killed" {
+            return true;
+        }
         KILLED_WORDS.iter().any(|word| {
             t == *word || job_report(t, word) || after_progress_bar(t, word) || over_progress_count(t, word)
         })

@@ -189,6 +189,8 @@ const LIMITS: &[Signature] = &[
     // A shell's job report (`line 28:  8156 Killed   python3 main.py`) or a bare
     // `Killed`, in any of its translations: SIGKILL, almost always the OOM killer.
     Signature { also: KILLED_WORDS.split_at(1).1, ..exact("bare-killed", KILLED_WORDS[0], Oom(Host)) },
+    // The same word retyped in lowercase, alone on its line (a reporter's "Error:" block): `killed`.
+    exact("bare-killed", "killed", Oom(Host)),
     // Shared memory
     sig("dataloader-bus-error", "is killed by signal: Bus error", Oom(Shm)),
     sig("dataloader-shm", "insufficient shared memory", Oom(Shm)),

@@ -334,6 +334,12 @@ fn a_message_retyped_with_full_width_punctuation_and_a_killer_is_never_a_device(
 }
 
 #[test]
+fn killed_retyped_in_lowercase_alone_on_its_line() {
+    // "Error\n```\nkilled\n```" after torchvision's read_video of a whole file.
+    read_as(&["torchvision5131-read-video-whole-file-killed"], (true, MemoryKind::Host));
+}
+
+#[test]
 fn killed_after_a_bar_in_an_inline_code_span() {
     // "`Separating track ben.mp3\n  0%| … | 0.0/198.0 [00:00<?, ?seconds/s]Killed` on my terminal."
     read_as(&["demucs252-cpu-separate-killed-after-progress-bar"], (true, MemoryKind::Host));
