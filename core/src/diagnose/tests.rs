@@ -445,3 +445,15 @@ fn an_older_kernels_kill_line_kept_alone_by_a_grep() {
     // A process killed by anything else is no kernel report.
     assert!(!run("Killed process 2700 (DeviceMemory)\n").oom);
 }
+
+#[test]
+fn figures_at_the_edge_of_u64_do_not_overflow() {
+    // Found by the fuzzer: PyTorch's own figures are summed, and compared with the one PID line's,
+    // when the report decides whose memory that line is; a garbled 4.90 EiB overflowed both.
+    let d =
+        run("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 6.69 GiB. Process 623822 has 38.62 GiB \
+                 memory in use. Of the allocated memory 50.46 GiB is allocated by PyTorch, and 4.90 EiB is reserved \
+                 by PyTorch but unallocated.\n");
+    assert!(d.oom);
+    assert_eq!(d.memory, MemoryKind::Gpu);
+}

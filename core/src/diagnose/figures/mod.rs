@@ -142,13 +142,14 @@ impl Collector {
                 n.reserved_unallocated = Some(reserved.saturating_sub(allocated));
             }
         }
-        let own = n.allocated_by_pytorch.unwrap_or(0) + n.reserved_unallocated.unwrap_or(0);
+        // Saturating: a pasted figure may be any size (a garbled one up to 2^63 bytes).
+        let own = n.allocated_by_pytorch.unwrap_or(0).saturating_add(n.reserved_unallocated.unwrap_or(0));
         match self.other_processes.as_slice() {
             [] => {}
-            [(_, size)] if n.this_process.is_none() && own > 0 && size.abs_diff(own) * 10 <= own => {
+            [(_, size)] if n.this_process.is_none() && own > 0 && size.abs_diff(own).saturating_mul(10) <= own => {
                 n.this_process = Some(*size)
             }
-            others => n.other_process = Some(others.iter().map(|(_, s)| s).sum()),
+            others => n.other_process = Some(others.iter().fold(0, |sum: u64, (_, s)| sum.saturating_add(*s))),
         }
         self.numbers
     }
