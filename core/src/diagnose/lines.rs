@@ -71,12 +71,10 @@ pub fn is_shell_killed(segment: &str) -> bool {
         // A line pasted as markdown inline code or emphasis: `Killed`, **Killed**.
         let t = t.trim_matches(['`', '*']).trim();
         // Retyped in lowercase, the word counts only alone on its line.
-        if t == "killed" {
-            return true;
-        }
-        KILLED_WORDS.iter().any(|word| {
-            t == *word || job_report(t, word) || after_progress_bar(t, word) || over_progress_count(t, word)
-        })
+        t == "killed"
+            || KILLED_WORDS.iter().any(|word| {
+                t == *word || job_report(t, word) || after_progress_bar(t, word) || over_progress_count(t, word)
+            })
     })
 }
 

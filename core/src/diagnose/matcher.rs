@@ -241,7 +241,7 @@ pub(super) fn matches_here(signature: &Signature, line: &str, start: usize, end:
         "julia-worker-terminated" => lines::clean(&line[..start])
             .trim()
             .strip_prefix("Worker ")
-            .is_some_and(|n| n.trim_end().bytes().all(|b| b.is_ascii_digit()) && !n.trim_end().is_empty()),
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())),
         "negative-allocation" => line[end..].starts_with(|c: char| c.is_ascii_digit()),
         "tf-node-on-cpu" | "tf-node-on-gpu" => !line[..start].ends_with(|c: char| c.is_ascii_alphanumeric()),
         _ if signature.weak => phrases::reads(signature.id, line, start, end),

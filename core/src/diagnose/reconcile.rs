@@ -72,13 +72,11 @@ impl Diagnoser {
         if on_cpu && self.oom_kinds.iter().all(|(k, _)| matches!(k, MemoryKind::Gpu | MemoryKind::Host)) && unnamed() {
             self.oom_kinds.iter_mut().for_each(|(k, _)| *k = MemoryKind::Host);
         }
-        // TensorFlow's BFC line, word-wrapped, says "not a failure" on the next line:
-        // where it is all the proof, the caller retried with less.
         let oom_lines = || self.evidence.iter().filter(|e| e.rank.0 == 0);
+        let (first_oom, last_oom) = (oom_lines().map(|e| e.line).min(), oom_lines().map(|e| e.line).max());
         // After an illegal memory access the CUDA context is broken and every later call fails,
         // allocations too ("Unable to allocate memory of size 12 for cMassLocalPosePosDev"):
         // allocation errors that only follow it are its, not memory running out.
-        let first_oom = oom_lines().map(|e| e.line).min();
         if let (Some(access), Some(oom)) = (self.saw("cuda-illegal-memory-access"), first_oom) {
             if access < oom {
                 self.oom_kinds.clear();
@@ -89,13 +87,15 @@ impl Diagnoser {
         let bare = |e: &super::Evidence| {
             lines::clean(&e.text).trim().trim_end_matches(['.', '!']).eq_ignore_ascii_case("out of memory")
         };
-        let bare_line = oom_lines().all(bare).then(|| oom_lines().map(|e| e.line).max()).flatten();
+        let bare_line = last_oom.filter(|_| oom_lines().all(bare));
         if let Some(at) = bare_line.filter(|_| self.oom_kinds.iter().all(|(k, _)| *k == MemoryKind::Host)) {
             let below = self.evidence.iter().filter(|e| e.line > at && e.line <= at + BARE_REACH);
             if let Some(kind) = below.filter_map(|e| lines::memory_named(&e.text)).next() {
                 self.oom_kinds.iter_mut().for_each(|(k, _)| *k = kind);
             }
         }
+        // TensorFlow's BFC line, word-wrapped, says "not a failure" on the next line:
+        // where it is all the proof, the caller retried with less.
         if self.saw("tf-allocator-warning").is_some()
             && oom_lines().next().is_some()
             && oom_lines().all(|e| e.signature == "tf-bfc-ran-out")
@@ -120,7 +120,6 @@ impl Diagnoser {
         // ("retrying without pipeline parallelism", TensorRT's "Skipping tactic 3 due to
         // insufficient memory") did not fail for it (LABELLING.md: "a warning that says
         // it falls back and continues").
-        let last_oom = oom_lines().map(|e| e.line).max();
         if let (Some(oom), Some(fallback)) = (last_oom, self.fell_back) {
             if fallback >= oom && self.oom_kinds.len() == 1 {
                 self.suspect = Some((self.oom_kinds[0].0, "oom-fallback"));
