@@ -11,6 +11,7 @@ mod figures_and_fixes;
 mod kills;
 mod reading;
 mod rendering;
+mod suspects;
 mod verdicts;
 
 use common::is_fresh;
